@@ -1,0 +1,211 @@
+// TermsHashPerField<State>: one field's terms in a TermsHash, each with
+// `stream_count` byte streams and a consumer-defined per-term State.
+//
+// Per term id:
+//   records_[id] = { int_start, byte_start, state }
+//   int_pool[int_start + s]   end address of stream s (where the next byte goes)
+//   byte_start + s * 5        start address of stream s (its first slice)
+// The first slices of a term's streams are allocated back to back; with the
+// kShared layout they also follow the term's bytes directly, in one block:
+//
+//   kShared:   byte_pool: ... [len][term bytes][slice 0][slice 1] ...
+//   kSeparate: term pool: ... [len][term bytes] ...
+//              byte_pool: ... [slice 0][slice 1] ...
+//
+// Usage, per token: Add(term) (or AddByPoolOffset for a chained field) makes
+// the term current and returns its id and State; then WriteByte/WriteVInt/
+// WriteBytes append to the current term's streams.
+//
+// Flush: SortTerms() returns the ids in term byte order; StreamReader(id, s)
+// reads a stream back. Reset() forgets every term (the TermsHash's pools are
+// reset by their owner).
+//
+// Thread safety: none.
+#ifndef INVERT_INDEX_TERMS_HASH_PER_FIELD_H_
+#define INVERT_INDEX_TERMS_HASH_PER_FIELD_H_
+
+#include <cassert>
+#include <cstdint>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "index/terms_hash.h"
+#include "util/byte_slices.h"
+#include "util/bytes_ref_hash.h"
+#include "util/counted_array.h"
+
+namespace invert {
+
+template <typename State>
+class TermsHashPerField {
+  static_assert(std::is_trivially_copyable_v<State>, "per-term state lives in a CountedArray");
+
+ public:
+  static constexpr int kMaxStreams = 4;
+
+  struct Record {
+    uint32_t int_start;
+    uint32_t byte_start;
+    State state;
+  };
+
+  struct Added {
+    uint32_t id;
+    bool is_new;
+    State* state;  // valid until the next Add
+  };
+
+  // `terms_hash` and `counter` must outlive this.
+  TermsHashPerField(TermsHash* terms_hash, int stream_count, RamCounter* counter,
+                    uint32_t initial_hash_capacity = 16)
+      : terms_hash_(terms_hash),
+        byte_pool_(&terms_hash->byte_pool()),
+        int_pool_(&terms_hash->int_pool()),
+        stream_count_(static_cast<uint32_t>(stream_count)),
+        hash_(&terms_hash->term_byte_pool(), counter, initial_hash_capacity),
+        records_(counter) {
+    assert(stream_count >= 1 && stream_count <= kMaxStreams);
+  }
+
+  // Adds one occurrence of `term` and makes it current.
+  // REQUIRES: term.size() <= BytesRefHash::kMaxTermLength; not chained.
+  Added Add(std::string_view term) {
+    assert(!terms_hash_->is_chained());
+    const uint64_t hash = BytesRefHash::HashBytes(term);
+    uint32_t byte_start = 0;
+    int32_t r;
+    if (terms_hash_->shares_term_pool()) {
+      r = hash_.AddHashed(term, hash, [this, &byte_start](uint32_t entry_size) {
+        const uint32_t slices = stream_count_ * kFirstSliceSize;
+        if (entry_size + slices > ByteBlockPool::kBlockSize) {
+          // An immense term fills its own block; slices go to the next.
+          const uint32_t entry = byte_pool_->Allocate(entry_size);
+          byte_start = NewFirstSlices(*byte_pool_, stream_count_);
+          return entry;
+        }
+        const uint32_t entry = byte_pool_->Allocate(entry_size + slices);
+        byte_start = entry + entry_size;
+        uint8_t* p = byte_pool_->At(byte_start);
+        for (uint32_t i = 1; i <= stream_count_; ++i) {
+          p[i * kFirstSliceSize - 1] = kSliceMarkerBase;
+        }
+        return entry;
+      });
+    } else {
+      r = hash_.AddHashed(term, hash);
+      if (r >= 0) byte_start = NewFirstSlices(*byte_pool_, stream_count_);
+    }
+    return Finish(r, byte_start);
+  }
+
+  // Chained: adds one occurrence of the term whose entry is at
+  // `term_entry_address` in the primary's term pool, and makes it current.
+  Added AddByPoolOffset(uint32_t term_entry_address) {
+    assert(terms_hash_->is_chained());
+    const int32_t r = hash_.AddByPoolOffset(term_entry_address);
+    uint32_t byte_start = 0;
+    if (r >= 0) byte_start = NewFirstSlices(*byte_pool_, stream_count_);
+    return Finish(r, byte_start);
+  }
+
+  // Appends to stream `stream` of the current term.
+  void WriteByte(int stream, uint8_t byte) {
+    int32_t* end = current_ends_ + stream;
+    uint32_t address = static_cast<uint32_t>(*end);
+    uint8_t* p = byte_pool_->At(address);
+    if (*p != 0) {
+      address = GrowSlice(*byte_pool_, address);
+      p = byte_pool_->At(address);
+    }
+    *p = byte;
+    *end = static_cast<int32_t>(address + 1);
+  }
+
+  void WriteVInt(int stream, uint32_t value) {
+    int32_t* end = current_ends_ + stream;
+    uint32_t address = static_cast<uint32_t>(*end);
+    uint8_t* p = byte_pool_->At(address);
+    for (;;) {
+      const uint8_t byte = static_cast<uint8_t>(value < 0x80 ? value : (value | 0x80));
+      if (*p != 0) {
+        address = GrowSlice(*byte_pool_, address);
+        p = byte_pool_->At(address);
+      }
+      *p++ = byte;
+      ++address;
+      if (value < 0x80) break;
+      value >>= 7;
+    }
+    *end = static_cast<int32_t>(address);
+  }
+
+  void WriteBytes(int stream, const uint8_t* bytes, size_t length) {
+    for (size_t i = 0; i < length; ++i) WriteByte(stream, bytes[i]);
+  }
+
+  uint32_t size() const { return hash_.size(); }
+  State& state(uint32_t id) { return records_[id].state; }
+  const State& state(uint32_t id) const { return records_[id].state; }
+
+  // Address of term `id`'s entry in the term pool (the primary's, if chained).
+  uint32_t term_entry_address(uint32_t id) const { return hash_.bytes_start(id); }
+  std::string_view term(uint32_t id) const { return hash_.term(id); }
+  // Id of `term`, or -1. Not for chained fields.
+  int32_t Find(std::string_view term) const { return hash_.Find(term); }
+
+  // Reader over stream `stream` of term `id`, from its start to its end.
+  SliceReader StreamReader(uint32_t id, int stream) const {
+    const Record& record = records_[id];
+    const uint32_t start = record.byte_start + static_cast<uint32_t>(stream) * kFirstSliceSize;
+    const uint32_t end = static_cast<uint32_t>(*int_pool_->At(record.int_start + stream));
+    return SliceReader(byte_pool_, start, end);
+  }
+
+  // Term ids in unsigned byte order of their terms. After this, Add*() must
+  // not be called until Reset().
+  std::vector<uint32_t> SortTerms() { return hash_.SortIds(); }
+
+  // Forgets every term. The TermsHash's pools are reset by their owner.
+  void Reset() {
+    hash_.Clear();
+    records_.Release();
+    current_ends_ = nullptr;
+  }
+
+  int stream_count() const { return static_cast<int>(stream_count_); }
+  const BytesRefHash& hash() const { return hash_; }
+  TermsHash* terms_hash() const { return terms_hash_; }
+
+ private:
+  Added Finish(int32_t r, uint32_t byte_start) {
+    if (r >= 0) {
+      const uint32_t int_start = int_pool_->Allocate(stream_count_);
+      int32_t* ends = int_pool_->At(int_start);
+      for (uint32_t s = 0; s < stream_count_; ++s) {
+        ends[s] = static_cast<int32_t>(byte_start + s * kFirstSliceSize);
+      }
+      Record& record = records_.EmplaceBack();
+      record.int_start = int_start;
+      record.byte_start = byte_start;
+      current_ends_ = ends;
+      return {static_cast<uint32_t>(r), true, &record.state};
+    }
+    const uint32_t id = static_cast<uint32_t>(-(r + 1));
+    Record& record = records_[id];
+    current_ends_ = int_pool_->At(record.int_start);
+    return {id, false, &record.state};
+  }
+
+  TermsHash* terms_hash_;
+  ByteBlockPool* byte_pool_;
+  IntBlockPool* int_pool_;
+  uint32_t stream_count_;
+  BytesRefHash hash_;
+  CountedArray<Record> records_;
+  int32_t* current_ends_ = nullptr;
+};
+
+}  // namespace invert
+
+#endif  // INVERT_INDEX_TERMS_HASH_PER_FIELD_H_

@@ -1,0 +1,80 @@
+// CountedArray<T>: a growable array of trivially copyable values whose
+// capacity is reported to a RamCounter, so per-term arrays are part of the
+// exact RAM figure the flush decision reads.
+#ifndef INVERT_UTIL_COUNTED_ARRAY_H_
+#define INVERT_UTIL_COUNTED_ARRAY_H_
+
+#include <cassert>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <type_traits>
+
+#include "util/ram_counter.h"
+
+namespace invert {
+
+template <typename T>
+class CountedArray {
+  static_assert(std::is_trivially_copyable_v<T>, "CountedArray moves elements with realloc");
+
+ public:
+  explicit CountedArray(RamCounter* counter) : counter_(counter) {}
+  ~CountedArray() { Release(); }
+  CountedArray(const CountedArray&) = delete;
+  CountedArray& operator=(const CountedArray&) = delete;
+
+  T& operator[](size_t i) {
+    assert(i < size_);
+    return data_[i];
+  }
+  const T& operator[](size_t i) const {
+    assert(i < size_);
+    return data_[i];
+  }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+
+  // Appends a value-initialized element and returns it.
+  T& EmplaceBack() {
+    if (size_ == capacity_) Reserve(capacity_ < 16 ? 16 : capacity_ + capacity_ / 2);
+    T* slot = new (data_ + size_) T();
+    ++size_;
+    return *slot;
+  }
+
+  void PushBack(const T& value) { EmplaceBack() = value; }
+
+  // Grows capacity to at least `capacity` elements.
+  void Reserve(size_t capacity) {
+    if (capacity <= capacity_) return;
+    T* grown = static_cast<T*>(std::realloc(data_, capacity * sizeof(T)));
+    if (grown == nullptr) throw std::bad_alloc();
+    counter_->Add(static_cast<int64_t>((capacity - capacity_) * sizeof(T)));
+    data_ = grown;
+    capacity_ = capacity;
+  }
+
+  // Drops all elements and frees the memory.
+  void Release() {
+    std::free(data_);
+    counter_->Add(-static_cast<int64_t>(capacity_ * sizeof(T)));
+    data_ = nullptr;
+    size_ = capacity_ = 0;
+  }
+
+  size_t bytes() const { return capacity_ * sizeof(T); }
+
+ private:
+  RamCounter* counter_;
+  T* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+}  // namespace invert
+
+#endif  // INVERT_UTIL_COUNTED_ARRAY_H_
