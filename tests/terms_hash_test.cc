@@ -158,6 +158,12 @@ struct OptionCase {
   bool payloads;
 };
 
+std::string OptionCaseName(const ::testing::TestParamInfo<OptionCase>& info) {
+  static const char* const kNames[] = {"None", "Docs", "Freqs", "Positions", "Offsets"};
+  return std::string(kNames[static_cast<int>(info.param.options)]) +
+         (info.param.payloads ? "Payloads" : "");
+}
+
 class PostingsTest : public ::testing::TestWithParam<OptionCase> {};
 
 TEST_P(PostingsTest, MatchesNaiveIndexInBothLayoutsIdentically) {
@@ -203,11 +209,7 @@ INSTANTIATE_TEST_SUITE_P(
                       OptionCase{IndexOptions::kDocsAndFreqsAndPositions, true},
                       OptionCase{IndexOptions::kDocsAndFreqsAndPositionsAndOffsets, false},
                       OptionCase{IndexOptions::kDocsAndFreqsAndPositionsAndOffsets, true}),
-    [](const ::testing::TestParamInfo<OptionCase>& info) {
-      static const char* const kNames[] = {"None", "Docs", "Freqs", "Positions", "Offsets"};
-      return std::string(kNames[static_cast<int>(info.param.options)]) +
-             (info.param.payloads ? "Payloads" : "");
-    });
+    OptionCaseName);
 
 TEST(TermsHashTest, RamCountEqualsBlocksPlusArrays) {
   Random rng(testing::TestSeed(61));

@@ -24,12 +24,22 @@
 #define INVERT_INDEX_POSTINGS_WRITER_PER_FIELD_H_
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "index/terms_hash_per_field.h"
 #include "invert/index_options.h"
 
 namespace invert {
+
+// One token of a document, as the postings consumer sees it.
+struct InvertedToken {
+  std::string_view term;
+  uint32_t position;
+  uint32_t start_offset;
+  uint32_t end_offset;
+  std::string_view payload;
+};
 
 struct PostingState {
   uint32_t last_doc_id;
@@ -64,6 +74,48 @@ class PostingsWriterPerField {
   uint32_t Add(std::string_view term, uint32_t doc_id, uint32_t position, uint32_t start_offset,
                uint32_t end_offset, std::string_view payload) {
     const auto added = terms_.Add(term);
+    Apply(added, doc_id, position, start_offset, end_offset, payload);
+    return added.id;
+  }
+
+  // Adds all tokens of one document at once, with their cache misses
+  // overlapped (TermsHashPerField::AddBatch). The same result as calling Add()
+  // for each token in order. If `term_ids` is not empty it receives each
+  // token's term id. REQUIRES: term_ids.empty() || term_ids.size() == tokens.size().
+  void AddTokens(uint32_t doc_id, std::span<const InvertedToken> tokens,
+                 std::span<uint32_t> term_ids = {}) {
+    terms_.AddBatch(
+        tokens.size(), [tokens](size_t i) { return tokens[i].term; }, HotStream(),
+        [&](size_t i, const TermsHashPerField<PostingState>::Added& added) {
+          const InvertedToken& t = tokens[i];
+          Apply(added, doc_id, t.position, t.start_offset, t.end_offset, t.payload);
+          if (!term_ids.empty()) term_ids[i] = added.id;
+        });
+  }
+
+  // Adds terms[i] at position first_position + i of doc `doc_id`, without
+  // offsets or payloads, batched like AddTokens.
+  void AddTerms(uint32_t doc_id, std::span<const std::string_view> terms,
+                uint32_t first_position = 0) {
+    terms_.AddBatch(
+        terms.size(), [terms](size_t i) { return terms[i]; }, HotStream(),
+        [&](size_t i, const TermsHashPerField<PostingState>::Added& added) {
+          Apply(added, doc_id, first_position + static_cast<uint32_t>(i), 0, 0, {});
+        });
+  }
+
+  IndexOptions options() const { return options_; }
+  bool has_payloads() const { return has_payloads_; }
+  TermsHashPerField<PostingState>& terms() { return terms_; }
+  const TermsHashPerField<PostingState>& terms() const { return terms_; }
+
+ private:
+  // The stream every token writes to: positions if indexed, else doc codes.
+  int HotStream() const { return has_positions_ ? kPositionStream : kDocStream; }
+
+  void Apply(const TermsHashPerField<PostingState>::Added& added, uint32_t doc_id,
+             uint32_t position, uint32_t start_offset, uint32_t end_offset,
+             std::string_view payload) {
     PostingState& s = *added.state;
     if (added.is_new) {
       s.last_doc_id = doc_id;
@@ -80,15 +132,8 @@ class PostingsWriterPerField {
       ++s.term_freq;
     }
     if (has_positions_) WriteProx(s, position, start_offset, end_offset, payload);
-    return added.id;
   }
 
-  IndexOptions options() const { return options_; }
-  bool has_payloads() const { return has_payloads_; }
-  TermsHashPerField<PostingState>& terms() { return terms_; }
-  const TermsHashPerField<PostingState>& terms() const { return terms_; }
-
- private:
   void StartDoc(PostingState& s) {
     s.last_position = 0;
     s.last_start_offset = 0;

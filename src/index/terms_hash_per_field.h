@@ -72,31 +72,61 @@ class TermsHashPerField {
   // REQUIRES: term.size() <= BytesRefHash::kMaxTermLength; not chained.
   Added Add(std::string_view term) {
     assert(!terms_hash_->is_chained());
-    const uint64_t hash = BytesRefHash::HashBytes(term);
-    uint32_t byte_start = 0;
-    int32_t r;
-    if (terms_hash_->shares_term_pool()) {
-      r = hash_.AddHashed(term, hash, [this, &byte_start](uint32_t entry_size) {
-        const uint32_t slices = stream_count_ * kFirstSliceSize;
-        if (entry_size + slices > ByteBlockPool::kBlockSize) {
-          // An immense term fills its own block; slices go to the next.
-          const uint32_t entry = byte_pool_->Allocate(entry_size);
-          byte_start = NewFirstSlices(*byte_pool_, stream_count_);
-          return entry;
+    return AddNew(term, BytesRefHash::HashBytes(term));
+  }
+
+  // Adds the terms term_at(0) .. term_at(n - 1) in order, calling
+  // visit(i, Added) for each right after it is added, exactly as n calls of
+  // Add() would, but in groups of kBatch whose memory accesses are staged so
+  // that their cache misses overlap instead of following one another:
+  //   1. hash each term, prefetch its home slot;
+  //   2. probe for a candidate id, prefetch its bytes_start and record;
+  //   3. prefetch the candidate's term entry and its stream end addresses;
+  //   4. prefetch the byte at the end of stream `hot_stream` (the next write);
+  //   5. confirm each candidate and visit, in order. Terms new to the hash
+  //      (no candidate, or a repeat within the group) take the plain path.
+  // REQUIRES: every term.size() <= BytesRefHash::kMaxTermLength; not chained.
+  template <typename TermAt, typename Visit>
+  void AddBatch(size_t n, TermAt&& term_at, int hot_stream, Visit&& visit) {
+    assert(!terms_hash_->is_chained());
+    uint64_t hashes[kBatch];
+    int32_t candidates[kBatch];
+    for (size_t base = 0; base < n; base += kBatch) {
+      const size_t m = n - base < kBatch ? n - base : kBatch;
+      for (size_t i = 0; i < m; ++i) {
+        hashes[i] = BytesRefHash::HashBytes(term_at(base + i));
+        hash_.PrefetchSlot(hashes[i]);
+      }
+      for (size_t i = 0; i < m; ++i) {
+        const int32_t c = hash_.Candidate(hashes[i]);
+        candidates[i] = c;
+        if (c >= 0) {
+          hash_.PrefetchBytesStart(static_cast<uint32_t>(c));
+          __builtin_prefetch(&records_[static_cast<uint32_t>(c)]);
         }
-        const uint32_t entry = byte_pool_->Allocate(entry_size + slices);
-        byte_start = entry + entry_size;
-        uint8_t* p = byte_pool_->At(byte_start);
-        for (uint32_t i = 1; i <= stream_count_; ++i) {
-          p[i * kFirstSliceSize - 1] = kSliceMarkerBase;
+      }
+      for (size_t i = 0; i < m; ++i) {
+        if (candidates[i] < 0) continue;
+        const uint32_t c = static_cast<uint32_t>(candidates[i]);
+        hash_.PrefetchEntry(c);
+        __builtin_prefetch(int_pool_->At(records_[c].int_start + hot_stream));
+      }
+      for (size_t i = 0; i < m; ++i) {
+        if (candidates[i] < 0) continue;
+        const Record& record = records_[static_cast<uint32_t>(candidates[i])];
+        __builtin_prefetch(
+            byte_pool_->At(static_cast<uint32_t>(*int_pool_->At(record.int_start + hot_stream))), 1);
+      }
+      for (size_t i = 0; i < m; ++i) {
+        const std::string_view term = term_at(base + i);
+        const int32_t c = candidates[i];
+        if (c >= 0 && hash_.Matches(static_cast<uint32_t>(c), term)) {
+          visit(base + i, Finish(-c - 1, 0));
+        } else {
+          visit(base + i, AddNew(term, hashes[i]));
         }
-        return entry;
-      });
-    } else {
-      r = hash_.AddHashed(term, hash);
-      if (r >= 0) byte_start = NewFirstSlices(*byte_pool_, stream_count_);
+      }
     }
-    return Finish(r, byte_start);
   }
 
   // Chained: adds one occurrence of the term whose entry is at
@@ -178,6 +208,37 @@ class TermsHashPerField {
   TermsHash* terms_hash() const { return terms_hash_; }
 
  private:
+  static constexpr size_t kBatch = 32;
+
+  // Add() with the hash computed: finds the term or adds it with fresh slices
+  // (placed right after its bytes with kShared).
+  Added AddNew(std::string_view term, uint64_t hash) {
+    uint32_t byte_start = 0;
+    int32_t r;
+    if (terms_hash_->shares_term_pool()) {
+      r = hash_.AddHashed(term, hash, [this, &byte_start](uint32_t entry_size) {
+        const uint32_t slices = stream_count_ * kFirstSliceSize;
+        if (entry_size + slices > ByteBlockPool::kBlockSize) {
+          // An immense term fills its own block; slices go to the next.
+          const uint32_t entry = byte_pool_->Allocate(entry_size);
+          byte_start = NewFirstSlices(*byte_pool_, stream_count_);
+          return entry;
+        }
+        const uint32_t entry = byte_pool_->Allocate(entry_size + slices);
+        byte_start = entry + entry_size;
+        uint8_t* p = byte_pool_->At(byte_start);
+        for (uint32_t i = 1; i <= stream_count_; ++i) {
+          p[i * kFirstSliceSize - 1] = kSliceMarkerBase;
+        }
+        return entry;
+      });
+    } else {
+      r = hash_.AddHashed(term, hash);
+      if (r >= 0) byte_start = NewFirstSlices(*byte_pool_, stream_count_);
+    }
+    return Finish(r, byte_start);
+  }
+
   Added Finish(int32_t r, uint32_t byte_start) {
     if (r >= 0) {
       const uint32_t int_start = int_pool_->Allocate(stream_count_);

@@ -90,6 +90,31 @@ class BytesRefHash {
   // Returns the id of `term`, or -1 if absent.
   int32_t Find(std::string_view term) const;
 
+  // Batched lookups (see TermsHashPerField::AddBatch) split a lookup into
+  // stages so that the cache misses of many terms overlap:
+  //   PrefetchSlot(hash)        starts loading the term's home slot;
+  //   Candidate(hash)           returns the id of the first slot on the probe
+  //                             path whose tag matches, or -1 at an empty slot,
+  //                             without reading term bytes;
+  //   PrefetchEntry(id)         starts loading the id's bytes_start and entry;
+  //   Matches(id, term)         compares the stored bytes.
+  // A candidate is only a guess: the caller must confirm it with Matches()
+  // and otherwise fall back to AddHashed, which probes from scratch.
+  void PrefetchSlot(uint64_t hash) const {
+    __builtin_prefetch(&slots_[static_cast<uint32_t>(hash >> 32) & mask_]);
+  }
+  int32_t Candidate(uint64_t hash) const {
+    const uint32_t tag = static_cast<uint32_t>(hash >> 32);
+    for (size_t i = tag & mask_;; i = (i + 1) & mask_) {
+      const uint64_t slot = slots_[i];
+      if (slot == 0) return -1;
+      if (SlotTag(slot) == tag) return static_cast<int32_t>(SlotId(slot));
+    }
+  }
+  void PrefetchBytesStart(uint32_t id) const { __builtin_prefetch(&bytes_start_[id]); }
+  void PrefetchEntry(uint32_t id) const { __builtin_prefetch(pool_->At(bytes_start_[id])); }
+  bool Matches(uint32_t id, std::string_view term) const { return TermEquals(id, term); }
+
   // Offset mode: adds the term whose entry is at `offset` in the pool; returns
   // the new id, or -(id + 1) if present.
   int32_t AddByPoolOffset(uint32_t offset);

@@ -1,0 +1,199 @@
+// The terms-hash microbenchmark matrix (design notes, benchmarks section 1):
+//
+//   indexSegment          add every token of the stream to one field
+//   indexSegmentAndSort   the same, then sort the terms as a flush does
+//   flatHashMapFind       baseline: find-or-insert each token in an
+//                         absl::flat_hash_map<std::string_view, uint32_t> whose
+//                         keys are copied into an arena (no postings written)
+//
+// x workloads {1.0, 3.0, 6.0, uuid} x sizes {light: V=256k, 2M tokens;
+// scaled: V=2M, 16M tokens} x term-byte layouts. Tokens go in documents of
+// 1,000 (position = index in the doc) to a field indexing docs, freqs and
+// positions. The counter ns_per_token is what the comparison table quotes.
+//
+// Run scripts/bench_terms_hash.sh, which adds repetitions, random
+// interleaving and JSON output, and prints the table.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "index/postings_writer_per_field.h"
+#include "index/terms_hash.h"
+#include "invert/term_bytes_layout.h"
+#include "workload.h"
+
+namespace invert::bench {
+namespace {
+
+struct Size {
+  const char* name;
+  size_t vocabulary;
+  size_t tokens;
+};
+
+constexpr Size kSizes[] = {{"light", 256 * 1024, 2'000'000}, {"scaled", 2 * 1024 * 1024, 16'000'000}};
+constexpr double kSkews[] = {1.0, 3.0, 6.0, 0.0};  // 0 = uuid
+constexpr TermBytesLayout kLayouts[] = {TermBytesLayout::kShared, TermBytesLayout::kSeparate};
+
+void SetCounters(benchmark::State& state, const Workload& w) {
+  const double tokens = static_cast<double>(w.tokens.size());
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations() * w.tokens.size()));
+  state.counters["ns_per_token"] = benchmark::Counter(
+      tokens * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["distinct_terms"] = static_cast<double>(w.distinct_terms);
+}
+
+// One in-memory segment's worth of state, built fresh per iteration.
+struct Segment {
+  explicit Segment(TermBytesLayout layout)
+      : allocator(&counter),
+        terms_hash(&allocator, layout),
+        field(&terms_hash, IndexOptions::kDocsAndFreqsAndPositions, /*payloads=*/false, &counter) {}
+  RamCounter counter;
+  BlockAllocator allocator;
+  TermsHash terms_hash;
+  PostingsWriterPerField field;
+};
+
+// Kept out of line so callgrind's --toggle-collect can isolate it.
+__attribute__((noinline)) void RunIndexSegment(Segment& segment, const Workload& w) {
+  const size_t n = w.tokens.size();
+  const std::string_view* tokens = w.tokens.data();
+  uint32_t doc = 0;
+  uint32_t position = 0;
+  for (size_t i = 0; i < n; ++i) {
+    segment.field.Add(tokens[i], doc, position);
+    if (++position == kTokensPerDoc) {
+      position = 0;
+      ++doc;
+    }
+  }
+}
+
+// The same, a document (kTokensPerDoc tokens) at a time through the batched
+// path that the indexing chain uses.
+__attribute__((noinline)) void RunIndexSegmentBatched(Segment& segment, const Workload& w) {
+  const size_t n = w.tokens.size();
+  uint32_t doc = 0;
+  for (size_t start = 0; start < n; start += kTokensPerDoc, ++doc) {
+    const size_t count = std::min(kTokensPerDoc, n - start);
+    segment.field.AddTerms(doc, std::span<const std::string_view>(w.tokens.data() + start, count));
+  }
+}
+
+__attribute__((noinline)) size_t RunSort(Segment& segment) {
+  return segment.field.terms().SortTerms().size();
+}
+
+void BM_IndexSegment(benchmark::State& state, WorkloadSpec spec, TermBytesLayout layout,
+                     bool sort, bool batched) {
+  const Workload& w = GetWorkload(spec);
+  int64_t ram = 0;
+  for (auto _ : state) {
+    auto segment = std::make_unique<Segment>(layout);
+    if (batched) {
+      RunIndexSegmentBatched(*segment, w);
+    } else {
+      RunIndexSegment(*segment, w);
+    }
+    if (sort) benchmark::DoNotOptimize(RunSort(*segment));
+    ram = segment->counter.bytes();
+    state.PauseTiming();
+    segment.reset();
+    state.ResumeTiming();
+  }
+  SetCounters(state, w);
+  state.counters["ram_bytes_per_token"] = static_cast<double>(ram) / w.tokens.size();
+}
+
+// A bump arena for the baseline's keys.
+class KeyArena {
+ public:
+  std::string_view Copy(std::string_view key) {
+    if (key.size() > left_) {
+      chunks_.push_back(std::make_unique<char[]>(kChunk));
+      next_ = chunks_.back().get();
+      left_ = kChunk;
+    }
+    std::memcpy(next_, key.data(), key.size());
+    std::string_view copy(next_, key.size());
+    next_ += key.size();
+    left_ -= key.size();
+    return copy;
+  }
+
+ private:
+  static constexpr size_t kChunk = 1 << 20;
+  std::vector<std::unique_ptr<char[]>> chunks_;
+  char* next_ = nullptr;
+  size_t left_ = 0;
+};
+
+__attribute__((noinline)) size_t RunFlatHashMap(const Workload& w) {
+  absl::flat_hash_map<std::string_view, uint32_t> map;
+  KeyArena arena;
+  uint32_t next_id = 0;
+  uint64_t checksum = 0;
+  for (std::string_view token : w.tokens) {
+    auto it = map.lazy_emplace(token, [&](const auto& construct) {
+      construct(arena.Copy(token), next_id++);
+    });
+    checksum += it->second;
+  }
+  benchmark::DoNotOptimize(checksum);
+  return map.size();
+}
+
+void BM_FlatHashMapFind(benchmark::State& state, WorkloadSpec spec) {
+  const Workload& w = GetWorkload(spec);
+  for (auto _ : state) benchmark::DoNotOptimize(RunFlatHashMap(w));
+  SetCounters(state, w);
+}
+
+void RegisterAll() {
+  for (const Size& size : kSizes) {
+    for (double skew : kSkews) {
+      const WorkloadSpec spec{skew, skew == 0 ? size.tokens : size.vocabulary, size.tokens};
+      const std::string cell = "/" + spec.Name() + "/" + size.name;
+      for (bool sort : {false, true}) {
+        for (bool batched : {false, true}) {
+          for (TermBytesLayout layout : kLayouts) {
+            const std::string name = std::string(sort ? "indexSegmentAndSort" : "indexSegment") +
+                                     cell + "/" + std::string(TermBytesLayoutName(layout)) +
+                                     (batched ? "/doc" : "/token");
+            benchmark::RegisterBenchmark(name.c_str(), BM_IndexSegment, spec, layout, sort,
+                                         batched)
+                ->Unit(benchmark::kMillisecond)
+                ->UseRealTime();
+          }
+        }
+      }
+      benchmark::RegisterBenchmark(("flatHashMapFind" + cell + "/baseline/token").c_str(),
+                                   BM_FlatHashMapFind, spec)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace invert::bench
+
+int main(int argc, char** argv) {
+#ifndef NDEBUG
+  std::fprintf(stderr, "WARNING: assertions are enabled; benchmarks are unnecessarily slow\n");
+#endif
+  invert::bench::RegisterAll();
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
