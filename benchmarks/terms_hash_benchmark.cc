@@ -14,10 +14,9 @@
 // Run scripts/bench_terms_hash.sh, which adds repetitions, random
 // interleaving and JSON output, and prints the table.
 #include <benchmark/benchmark.h>
-
-#include <algorithm>
 #include <malloc.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -41,7 +40,8 @@ struct Size {
   size_t tokens;
 };
 
-constexpr Size kSizes[] = {{"light", 256 * 1024, 2'000'000}, {"scaled", 2 * 1024 * 1024, 16'000'000}};
+constexpr Size kSizes[] = {{"light", 256 * 1024, 2'000'000},
+                           {"scaled", 2 * 1024 * 1024, 16'000'000}};
 constexpr double kSkews[] = {1.0, 3.0, 6.0, 0.0};  // 0 = uuid
 constexpr TermBytesLayout kLayouts[] = {TermBytesLayout::kShared, TermBytesLayout::kSeparate};
 
@@ -74,7 +74,8 @@ struct Segment {
   TermsHash terms_hash;
   PostingsWriterPerField field;
   int64_t ram_bytes() const {
-    return counter.bytes() + WarmAllocator().live_blocks() * static_cast<int64_t>(BlockAllocator::kBlockSize);
+    return counter.bytes() +
+           WarmAllocator().live_blocks() * static_cast<int64_t>(BlockAllocator::kBlockSize);
   }
 };
 
@@ -108,8 +109,8 @@ __attribute__((noinline)) size_t RunSort(Segment& segment) {
   return segment.field.terms().SortTerms().size();
 }
 
-void BM_IndexSegment(benchmark::State& state, WorkloadSpec spec, TermBytesLayout layout,
-                     bool sort, bool batched) {
+void BM_IndexSegment(benchmark::State& state, WorkloadSpec spec, TermBytesLayout layout, bool sort,
+                     bool batched) {
   const Workload& w = GetWorkload(spec);
   int64_t ram = 0;
   for (auto _ : state) {
@@ -158,9 +159,8 @@ __attribute__((noinline)) size_t RunFlatHashMap(const Workload& w) {
   uint32_t next_id = 0;
   uint64_t checksum = 0;
   for (std::string_view token : w.tokens) {
-    auto it = map.lazy_emplace(token, [&](const auto& construct) {
-      construct(arena.Copy(token), next_id++);
-    });
+    auto it = map.lazy_emplace(
+        token, [&](const auto& construct) { construct(arena.Copy(token), next_id++); });
     checksum += it->second;
   }
   benchmark::DoNotOptimize(checksum);
@@ -197,8 +197,7 @@ void RegisterAll() {
             const std::string name = std::string(sort ? "indexSegmentAndSort" : "indexSegment") +
                                      cell + "/" + std::string(TermBytesLayoutName(layout)) +
                                      (batched ? "/doc" : "/token");
-            benchmark::RegisterBenchmark(name.c_str(), BM_IndexSegment, spec, layout, sort,
-                                         batched)
+            benchmark::RegisterBenchmark(name.c_str(), BM_IndexSegment, spec, layout, sort, batched)
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime();
           }

@@ -66,7 +66,8 @@ std::unique_ptr<Workload> Generate(const WorkloadSpec& spec) {
   w->tokens.reserve(spec.tokens);
   for (size_t t = 0; t < spec.tokens; ++t) {
     const double u = rng.NextDouble();
-    size_t rank = static_cast<size_t>(static_cast<double>(spec.vocabulary) * std::pow(u, spec.skew));
+    size_t rank =
+        static_cast<size_t>(static_cast<double>(spec.vocabulary) * std::pow(u, spec.skew));
     if (rank >= spec.vocabulary) rank = spec.vocabulary - 1;
     const auto& [offset, length] = spans[rank];
     w->tokens.emplace_back(w->arena.data() + offset, length);

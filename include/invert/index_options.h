@@ -9,10 +9,10 @@ namespace invert {
 
 // Do not change the values: they are part of the persistent format.
 enum class IndexOptions : uint8_t {
-  kNone = 0,                        // not indexed
-  kDocs = 1,                        // doc ids only
-  kDocsAndFreqs = 2,                // + term frequency per doc
-  kDocsAndFreqsAndPositions = 3,    // + positions
+  kNone = 0,                                // not indexed
+  kDocs = 1,                                // doc ids only
+  kDocsAndFreqs = 2,                        // + term frequency per doc
+  kDocsAndFreqsAndPositions = 3,            // + positions
   kDocsAndFreqsAndPositionsAndOffsets = 4,  // + start/end offsets per position
 };
 

@@ -14,7 +14,8 @@ InMemoryPostingsIterator::InMemoryPostingsIterator(const PostingsWriterPerField&
       has_freqs_(HasFreqs(field.options())),
       has_positions_(HasPositions(field.options())),
       has_offsets_(HasOffsets(field.options())) {
-  if (has_positions_) prox_ = field.terms().StreamReader(term_id, PostingsWriterPerField::kPositionStream);
+  if (has_positions_)
+    prox_ = field.terms().StreamReader(term_id, PostingsWriterPerField::kPositionStream);
 }
 
 uint32_t InMemoryPostingsIterator::ReadProxVInt() {

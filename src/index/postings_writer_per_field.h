@@ -50,6 +50,9 @@ struct PostingState {
 };
 
 class PostingsWriterPerField {
+  static_assert(sizeof(TermsHashPerField<PostingState>::Hash::Record) == 32,
+                "a term's record is half a cache line: never straddles one");
+
  public:
   static constexpr int kDocStream = 0;
   static constexpr int kPositionStream = 1;

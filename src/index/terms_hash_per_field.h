@@ -2,11 +2,14 @@
 // `stream_count` byte streams and a consumer-defined per-term State.
 //
 // Per term id:
-//   records_[id] = { int_start, byte_start, state }
+//   hash record[id] = { bytes_start, byte_start, int_start, state }  one array
 //   int_pool[int_start + s]   end address of stream s (where the next byte goes)
 //   byte_start + s * 5        start address of stream s (its first slice)
-// The first slices of a term's streams are allocated back to back; with the
-// kShared layout they also follow the term's bytes directly, in one block:
+// The int pool is the TermsHash's, shared by all its fields. With the
+// 20-byte PostingState a record is 32 bytes: two per cache line, never
+// straddling one. The first slices of a term's
+// streams are allocated back to back; with the kShared layout they also
+// follow the term's bytes directly, in one block:
 //
 //   kShared:   byte_pool: ... [len][term bytes][slice 0][slice 1] ...
 //   kSeparate: term pool: ... [len][term bytes] ...
@@ -14,7 +17,8 @@
 //
 // Usage, per token: Add(term) (or AddByPoolOffset for a chained field) makes
 // the term current and returns its id and State; then WriteByte/WriteVInt/
-// WriteBytes append to the current term's streams.
+// WriteBytes append to the current term's streams. AddBatch does the same for
+// many tokens with their cache misses overlapped.
 //
 // Flush: SortTerms() returns the ids in term byte order; StreamReader(id, s)
 // reads a stream back. Reset() forgets every term (the TermsHash's pools are
@@ -33,7 +37,6 @@
 #include "index/terms_hash.h"
 #include "util/byte_slices.h"
 #include "util/bytes_ref_hash.h"
-#include "util/counted_array.h"
 
 namespace invert {
 
@@ -44,11 +47,12 @@ class TermsHashPerField {
  public:
   static constexpr int kMaxStreams = 4;
 
-  struct Record {
-    uint32_t int_start;
+  struct Extra {
     uint32_t byte_start;
+    uint32_t int_start;
     State state;
   };
+  using Hash = BasicBytesRefHash<Extra>;
 
   struct Added {
     uint32_t id;
@@ -57,14 +61,14 @@ class TermsHashPerField {
   };
 
   // `terms_hash` and `counter` must outlive this.
+  // REQUIRES: 1 <= stream_count <= kMaxStreams.
   TermsHashPerField(TermsHash* terms_hash, int stream_count, RamCounter* counter,
                     uint32_t initial_hash_capacity = 16)
       : terms_hash_(terms_hash),
         byte_pool_(&terms_hash->byte_pool()),
         int_pool_(&terms_hash->int_pool()),
         stream_count_(static_cast<uint32_t>(stream_count)),
-        hash_(&terms_hash->term_byte_pool(), counter, initial_hash_capacity),
-        records_(counter) {
+        hash_(&terms_hash->term_byte_pool(), counter, initial_hash_capacity) {
     assert(stream_count >= 1 && stream_count <= kMaxStreams);
   }
 
@@ -72,7 +76,7 @@ class TermsHashPerField {
   // REQUIRES: term.size() <= BytesRefHash::kMaxTermLength; not chained.
   Added Add(std::string_view term) {
     assert(!terms_hash_->is_chained());
-    return AddNew(term, BytesRefHash::HashBytes(term));
+    return AddNew(term, Hash::HashBytes(term));
   }
 
   // Adds the terms term_at(0) .. term_at(n - 1) in order, calling
@@ -80,9 +84,10 @@ class TermsHashPerField {
   // Add() would, but in groups of kBatch whose memory accesses are staged so
   // that their cache misses overlap instead of following one another:
   //   1. hash each term, prefetch its home slot;
-  //   2. probe for a candidate id, prefetch its bytes_start and record;
-  //   3. prefetch the candidate's term entry and its stream end addresses;
-  //   4. prefetch the byte at the end of stream `hot_stream` (the next write);
+  //   2. probe for a candidate id, prefetch its record;
+  //   3. prefetch the candidate's term entry and its stream ends;
+  //   4. prefetch the byte at the end of stream `hot_stream` (where the next
+  //      write goes);
   //   5. confirm each candidate and visit, in order. Terms new to the hash
   //      (no candidate, or a repeat within the group) take the plain path.
   // REQUIRES: every term.size() <= BytesRefHash::kMaxTermLength; not chained.
@@ -93,35 +98,36 @@ class TermsHashPerField {
     int32_t candidates[kBatch];
     for (size_t base = 0; base < n; base += kBatch) {
       const size_t m = n - base < kBatch ? n - base : kBatch;
+      // The next group's term bytes, so that hashing them does not stall.
+      const size_t ahead = n - base - m < kBatch ? n - base - m : kBatch;
+      for (size_t i = 0; i < ahead; ++i) __builtin_prefetch(term_at(base + m + i).data());
       for (size_t i = 0; i < m; ++i) {
-        hashes[i] = BytesRefHash::HashBytes(term_at(base + i));
+        hashes[i] = Hash::HashBytes(term_at(base + i));
         hash_.PrefetchSlot(hashes[i]);
       }
       for (size_t i = 0; i < m; ++i) {
         const int32_t c = hash_.Candidate(hashes[i]);
         candidates[i] = c;
-        if (c >= 0) {
-          hash_.PrefetchBytesStart(static_cast<uint32_t>(c));
-          __builtin_prefetch(&records_[static_cast<uint32_t>(c)]);
-        }
+        if (c >= 0) hash_.PrefetchRecord(static_cast<uint32_t>(c));
       }
       for (size_t i = 0; i < m; ++i) {
         if (candidates[i] < 0) continue;
         const uint32_t c = static_cast<uint32_t>(candidates[i]);
         hash_.PrefetchEntry(c);
-        __builtin_prefetch(int_pool_->At(records_[c].int_start + hot_stream));
+        __builtin_prefetch(int_pool_->At(hash_.extra(c).int_start + hot_stream));
       }
       for (size_t i = 0; i < m; ++i) {
         if (candidates[i] < 0) continue;
-        const Record& record = records_[static_cast<uint32_t>(candidates[i])];
-        __builtin_prefetch(
-            byte_pool_->At(static_cast<uint32_t>(*int_pool_->At(record.int_start + hot_stream))), 1);
+        const uint32_t c = static_cast<uint32_t>(candidates[i]);
+        const uint32_t end =
+            static_cast<uint32_t>(*int_pool_->At(hash_.extra(c).int_start + hot_stream));
+        __builtin_prefetch(byte_pool_->At(end), 1);
       }
       for (size_t i = 0; i < m; ++i) {
         const std::string_view term = term_at(base + i);
         const int32_t c = candidates[i];
         if (c >= 0 && hash_.Matches(static_cast<uint32_t>(c), term)) {
-          visit(base + i, Finish(-c - 1, 0));
+          visit(base + i, Existing(static_cast<uint32_t>(c)));
         } else {
           visit(base + i, AddNew(term, hashes[i]));
         }
@@ -134,9 +140,8 @@ class TermsHashPerField {
   Added AddByPoolOffset(uint32_t term_entry_address) {
     assert(terms_hash_->is_chained());
     const int32_t r = hash_.AddByPoolOffset(term_entry_address);
-    uint32_t byte_start = 0;
-    if (r >= 0) byte_start = NewFirstSlices(*byte_pool_, stream_count_);
-    return Finish(r, byte_start);
+    if (r < 0) return Existing(static_cast<uint32_t>(-(r + 1)));
+    return New(static_cast<uint32_t>(r), NewFirstSlices(*byte_pool_, stream_count_));
   }
 
   // Appends to stream `stream` of the current term.
@@ -175,8 +180,8 @@ class TermsHashPerField {
   }
 
   uint32_t size() const { return hash_.size(); }
-  State& state(uint32_t id) { return records_[id].state; }
-  const State& state(uint32_t id) const { return records_[id].state; }
+  State& state(uint32_t id) { return hash_.extra(id).state; }
+  const State& state(uint32_t id) const { return hash_.extra(id).state; }
 
   // Address of term `id`'s entry in the term pool (the primary's, if chained).
   uint32_t term_entry_address(uint32_t id) const { return hash_.bytes_start(id); }
@@ -186,9 +191,9 @@ class TermsHashPerField {
 
   // Reader over stream `stream` of term `id`, from its start to its end.
   SliceReader StreamReader(uint32_t id, int stream) const {
-    const Record& record = records_[id];
-    const uint32_t start = record.byte_start + static_cast<uint32_t>(stream) * kFirstSliceSize;
-    const uint32_t end = static_cast<uint32_t>(*int_pool_->At(record.int_start + stream));
+    const uint32_t start =
+        hash_.extra(id).byte_start + static_cast<uint32_t>(stream) * kFirstSliceSize;
+    const uint32_t end = static_cast<uint32_t>(*int_pool_->At(hash_.extra(id).int_start + stream));
     return SliceReader(byte_pool_, start, end);
   }
 
@@ -199,12 +204,11 @@ class TermsHashPerField {
   // Forgets every term. The TermsHash's pools are reset by their owner.
   void Reset() {
     hash_.Clear();
-    records_.Release();
     current_ends_ = nullptr;
   }
 
   int stream_count() const { return static_cast<int>(stream_count_); }
-  const BytesRefHash& hash() const { return hash_; }
+  const Hash& hash() const { return hash_; }
   TermsHash* terms_hash() const { return terms_hash_; }
 
  private:
@@ -213,57 +217,54 @@ class TermsHashPerField {
   // Add() with the hash computed: finds the term or adds it with fresh slices
   // (placed right after its bytes with kShared).
   Added AddNew(std::string_view term, uint64_t hash) {
-    uint32_t byte_start = 0;
-    int32_t r;
-    if (terms_hash_->shares_term_pool()) {
-      r = hash_.AddHashed(term, hash, [this, &byte_start](uint32_t entry_size) {
-        const uint32_t slices = stream_count_ * kFirstSliceSize;
-        if (entry_size + slices > ByteBlockPool::kBlockSize) {
-          // An immense term fills its own block; slices go to the next.
-          const uint32_t entry = byte_pool_->Allocate(entry_size);
-          byte_start = NewFirstSlices(*byte_pool_, stream_count_);
-          return entry;
-        }
-        const uint32_t entry = byte_pool_->Allocate(entry_size + slices);
-        byte_start = entry + entry_size;
-        uint8_t* p = byte_pool_->At(byte_start);
-        for (uint32_t i = 1; i <= stream_count_; ++i) {
-          p[i * kFirstSliceSize - 1] = kSliceMarkerBase;
-        }
-        return entry;
-      });
-    } else {
-      r = hash_.AddHashed(term, hash);
-      if (r >= 0) byte_start = NewFirstSlices(*byte_pool_, stream_count_);
+    if (!terms_hash_->shares_term_pool()) {
+      const int32_t r = hash_.AddHashed(term, hash);
+      if (r < 0) return Existing(static_cast<uint32_t>(-(r + 1)));
+      return New(static_cast<uint32_t>(r), NewFirstSlices(*byte_pool_, stream_count_));
     }
-    return Finish(r, byte_start);
+    uint32_t byte_start = 0;
+    const int32_t r = hash_.AddHashed(term, hash, [this, &byte_start](uint32_t entry_size) {
+      const uint32_t slices = stream_count_ * kFirstSliceSize;
+      if (entry_size + slices > ByteBlockPool::kBlockSize) {
+        // An immense term fills its own block; slices go to the next.
+        const uint32_t entry = byte_pool_->Allocate(entry_size);
+        byte_start = NewFirstSlices(*byte_pool_, stream_count_);
+        return entry;
+      }
+      const uint32_t entry = byte_pool_->Allocate(entry_size + slices);
+      byte_start = entry + entry_size;
+      uint8_t* p = byte_pool_->At(byte_start);
+      for (uint32_t i = 1; i <= stream_count_; ++i) p[i * kFirstSliceSize - 1] = kSliceMarkerBase;
+      return entry;
+    });
+    if (r < 0) return Existing(static_cast<uint32_t>(-(r + 1)));
+    return New(static_cast<uint32_t>(r), byte_start);
   }
 
-  Added Finish(int32_t r, uint32_t byte_start) {
-    if (r >= 0) {
-      const uint32_t int_start = int_pool_->Allocate(stream_count_);
-      int32_t* ends = int_pool_->At(int_start);
-      for (uint32_t s = 0; s < stream_count_; ++s) {
-        ends[s] = static_cast<int32_t>(byte_start + s * kFirstSliceSize);
-      }
-      Record& record = records_.EmplaceBack();
-      record.int_start = int_start;
-      record.byte_start = byte_start;
-      current_ends_ = ends;
-      return {static_cast<uint32_t>(r), true, &record.state};
+  Added Existing(uint32_t id) {
+    Extra& extra = hash_.extra(id);
+    current_ends_ = int_pool_->At(extra.int_start);
+    return {id, false, &extra.state};
+  }
+
+  Added New(uint32_t id, uint32_t byte_start) {
+    const uint32_t int_start = int_pool_->Allocate(stream_count_);
+    int32_t* ends = int_pool_->At(int_start);
+    for (uint32_t s = 0; s < stream_count_; ++s) {
+      ends[s] = static_cast<int32_t>(byte_start + s * kFirstSliceSize);
     }
-    const uint32_t id = static_cast<uint32_t>(-(r + 1));
-    Record& record = records_[id];
-    current_ends_ = int_pool_->At(record.int_start);
-    return {id, false, &record.state};
+    Extra& extra = hash_.extra(id);
+    extra.byte_start = byte_start;
+    extra.int_start = int_start;
+    current_ends_ = ends;
+    return {id, true, &extra.state};
   }
 
   TermsHash* terms_hash_;
   ByteBlockPool* byte_pool_;
   IntBlockPool* int_pool_;
   uint32_t stream_count_;
-  BytesRefHash hash_;
-  CountedArray<Record> records_;
+  Hash hash_;
   int32_t* current_ends_ = nullptr;
 };
 

@@ -33,7 +33,7 @@ class BlockAllocator {
  public:
   static constexpr int kBlockShift = 15;
   static constexpr size_t kBlockSize = size_t{1} << kBlockShift;  // 32 KiB
-  static constexpr size_t kBlockAlignment = 64;                    // one cache line
+  static constexpr size_t kBlockAlignment = 64;                   // one cache line
 
   // `counter` must outlive the allocator. `max_free_blocks` bounds the free
   // list kept for reuse; 0 disables recycling (released blocks go back to the

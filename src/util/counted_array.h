@@ -67,6 +67,7 @@ class CountedArray {
   }
 
   size_t bytes() const { return capacity_ * sizeof(T); }
+  RamCounter* counter() const { return counter_; }
 
  private:
   RamCounter* counter_;

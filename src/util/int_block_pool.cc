@@ -8,7 +8,8 @@ namespace invert {
 
 void IntBlockPool::NextBlock() {
   if (blocks_.size() >= (size_t{1} << (32 - kBlockShift))) {
-    std::fprintf(stderr, "invert: IntBlockPool exceeded 2^32 ints; the segment must flush sooner\n");
+    std::fprintf(stderr,
+                 "invert: IntBlockPool exceeded 2^32 ints; the segment must flush sooner\n");
     std::abort();
   }
   if (!blocks_.empty()) block_start_ += kBlockInts;

@@ -3,6 +3,8 @@
 // every index option; the shared and separate layouts give identical ids,
 // sorted order and stream bytes; RAM accounting is exact; a chained hash reads
 // the primary's term bytes and copies none.
+#include "index/terms_hash.h"
+
 #include <map>
 #include <memory>
 #include <string>
@@ -11,7 +13,6 @@
 #include "gtest/gtest.h"
 #include "index/in_memory_postings.h"
 #include "index/postings_writer_per_field.h"
-#include "index/terms_hash.h"
 #include "index/terms_hash_per_field.h"
 #include "test_seed.h"
 #include "util/random.h"
@@ -48,7 +49,8 @@ std::vector<std::vector<Token>> RandomDocs(Random& rng, int doc_count) {
   std::vector<std::string> vocabulary;
   for (int i = 0; i < 3000; ++i) {
     std::string s(rng.Range(0, 14), '\0');
-    for (char& c : s) c = static_cast<char>(rng.Uniform(8) == 0 ? rng.Uniform(256) : 'a' + rng.Uniform(6));
+    for (char& c : s)
+      c = static_cast<char>(rng.Uniform(8) == 0 ? rng.Uniform(256) : 'a' + rng.Uniform(6));
     vocabulary.push_back(s);
   }
   vocabulary.push_back(std::string(2000, 'L'));  // a long term
@@ -113,8 +115,8 @@ std::vector<DocPosting> ReadPostings(const PostingsWriterPerField& field, uint32
     if (HasPositions(field.options())) {
       for (uint32_t i = 0; i < it.freq(); ++i) {
         it.NextPosition();
-        p.occurrences.push_back({it.position(), it.start_offset(), it.end_offset(),
-                                 std::string(it.payload())});
+        p.occurrences.push_back(
+            {it.position(), it.start_offset(), it.end_offset(), std::string(it.payload())});
       }
     }
     out.push_back(std::move(p));
@@ -143,8 +145,8 @@ std::unique_ptr<Built> Build(const std::vector<std::vector<Token>>& docs, TermBy
                              IndexOptions options, bool payloads) {
   auto b = std::make_unique<Built>();
   b->terms_hash = std::make_unique<TermsHash>(&b->allocator, layout);
-  b->field = std::make_unique<PostingsWriterPerField>(b->terms_hash.get(), options, payloads,
-                                                      &b->counter);
+  b->field =
+      std::make_unique<PostingsWriterPerField>(b->terms_hash.get(), options, payloads, &b->counter);
   for (uint32_t doc = 0; doc < docs.size(); ++doc) {
     for (const Token& t : docs[doc]) {
       b->field->Add(t.term, doc, t.position, t.start_offset, t.end_offset, t.payload);
@@ -221,11 +223,10 @@ TEST(TermsHashTest, RamCountEqualsBlocksPlusArrays) {
     if (!th.shares_term_pool()) blocks += th.term_byte_pool().block_count();
     EXPECT_EQ(b->allocator.live_blocks(), static_cast<int64_t>(blocks));
     const auto& terms = b->field->terms();
-    const int64_t arrays = static_cast<int64_t>(terms.hash().bytes_used());
-    // Everything else on the counter is the per-term record array.
-    const int64_t records = b->counter.bytes() - static_cast<int64_t>(blocks) * 32768 - arrays;
-    EXPECT_GE(records, static_cast<int64_t>(terms.size() * sizeof(TermsHashPerField<PostingState>::Record)));
-    EXPECT_LT(records, static_cast<int64_t>(2 * terms.size() * sizeof(TermsHashPerField<PostingState>::Record) + 1024));
+    // Exact: blocks plus the hash's table and per-term records, nothing else.
+    EXPECT_EQ(b->counter.bytes(), static_cast<int64_t>(blocks) * 32768 +
+                                      static_cast<int64_t>(terms.hash().bytes_used()));
+    EXPECT_GE(terms.hash().bytes_used(), terms.size() * 32u);
     // Tearing down returns every byte.
     b->field.reset();
     b->terms_hash.reset();
@@ -247,7 +248,8 @@ TEST(TermsHashTest, ChainedHashReusesPrimaryTermBytes) {
     TermsHash primary(&allocator, layout);
     TermsHash vectors(&allocator, &primary);
     EXPECT_EQ(&vectors.term_byte_pool(), &primary.term_byte_pool());
-    PostingsWriterPerField field(&primary, IndexOptions::kDocsAndFreqsAndPositions, false, &counter);
+    PostingsWriterPerField field(&primary, IndexOptions::kDocsAndFreqsAndPositions, false,
+                                 &counter);
     for (uint32_t doc = 0; doc < docs.size(); ++doc) {
       TermsHashPerField<VectorState> doc_terms(&vectors, 1, &counter);
       std::map<std::string, std::vector<uint32_t>> expected;

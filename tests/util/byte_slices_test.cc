@@ -110,8 +110,9 @@ TEST(ByteSlicesTest, VIntEdgeValuesInStreams) {
   RamCounter counter;
   BlockAllocator allocator(&counter);
   ByteBlockPool pool(&allocator);
-  const std::vector<uint32_t> values = {0, 1, 127, 128, 16383, 16384, (1u << 21) - 1, 1u << 21,
-                                        (1u << 28) - 1, 1u << 28, 0xFFFFFFFFu};
+  const std::vector<uint32_t> values = {
+      0,        1,          127, 128, 16383, 16384, (1u << 21) - 1, 1u << 21, (1u << 28) - 1,
+      1u << 28, 0xFFFFFFFFu};
   const uint32_t start = NewFirstSlices(pool, 1);
   SliceWriter w(&pool, start);
   for (int round = 0; round < 50; ++round) {

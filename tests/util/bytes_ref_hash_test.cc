@@ -161,7 +161,8 @@ TEST_F(BytesRefHashTest, OffsetModeReusesPrimaryEntries) {
   std::vector<std::string> terms;
   for (uint32_t id = 0; id < secondary.size(); ++id) terms.emplace_back(secondary.term(id));
   const std::vector<uint32_t> ids = secondary.SortIds();
-  for (size_t i = 1; i < ids.size(); ++i) ASSERT_LT(CompareFrom(terms[ids[i - 1]], terms[ids[i]], 0), 0);
+  for (size_t i = 1; i < ids.size(); ++i)
+    ASSERT_LT(CompareFrom(terms[ids[i - 1]], terms[ids[i]], 0), 0);
 }
 
 TEST_F(BytesRefHashTest, MemoryIsCounted) {
@@ -169,7 +170,8 @@ TEST_F(BytesRefHashTest, MemoryIsCounted) {
   {
     BytesRefHash hash(&pool_, &counter_);
     for (int i = 0; i < 1000; ++i) ASSERT_TRUE(hash.Add(std::to_string(i)).ok());
-    const int64_t pool_bytes = static_cast<int64_t>(pool_.block_count() * ByteBlockPool::kBlockSize);
+    const int64_t pool_bytes =
+        static_cast<int64_t>(pool_.block_count() * ByteBlockPool::kBlockSize);
     EXPECT_EQ(counter_.bytes() - before, pool_bytes + static_cast<int64_t>(hash.bytes_used()));
   }
   const int64_t pool_bytes = static_cast<int64_t>(pool_.block_count() * ByteBlockPool::kBlockSize);

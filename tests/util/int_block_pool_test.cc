@@ -32,7 +32,8 @@ TEST(IntBlockPoolTest, RunsStayInBlocksAndKeepTheirValues) {
     for (const auto& [a, values] : runs) {
       for (size_t j = 0; j < values.size(); ++j) ASSERT_EQ(pool.At(a)[j], values[j]);
     }
-    EXPECT_EQ(counter.bytes(), static_cast<int64_t>(pool.block_count() * BlockAllocator::kBlockSize));
+    EXPECT_EQ(counter.bytes(),
+              static_cast<int64_t>(pool.block_count() * BlockAllocator::kBlockSize));
   }
   EXPECT_EQ(counter.bytes(), 0);
 }

@@ -14,9 +14,7 @@
 namespace invert {
 namespace {
 
-bool UnsignedLess(const std::string& a, const std::string& b) {
-  return CompareFrom(a, b, 0) < 0;
-}
+bool UnsignedLess(const std::string& a, const std::string& b) { return CompareFrom(a, b, 0) < 0; }
 
 void ExpectSortsLikeStdSort(std::vector<std::string> keys) {
   std::vector<uint32_t> order(keys.size());
@@ -67,7 +65,7 @@ TEST(RadixSortTest, ExtremeBytesAndEmptyKeys) {
 TEST(RadixSortTest, LongSharedPrefixes) {
   Random rng(testing::TestSeed(32));
   std::vector<std::string> keys;
-  const std::string p30(30, 'p');    // longer than the prefix-skip cap
+  const std::string p30(30, 'p');       // longer than the prefix-skip cap
   const std::string p100(100, '\xFF');  // deeper than the level cap
   for (int i = 0; i < 3000; ++i) {
     const uint64_t kind = rng.Uniform(4);

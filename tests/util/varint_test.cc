@@ -12,11 +12,19 @@ namespace invert {
 namespace {
 
 TEST(VarintTest, EdgeValuesRoundTrip) {
-  const std::vector<std::pair<uint64_t, size_t>> cases = {
-      {0, 1},           {1, 1},           {127, 1},           {128, 2},
-      {16383, 2},       {16384, 3},       {(1u << 21) - 1, 3}, {1u << 21, 4},
-      {(1u << 28) - 1, 4}, {1u << 28, 5}, {0xFFFFFFFFull, 5},  {1ull << 35, 6},
-      {~0ull, 10}};
+  const std::vector<std::pair<uint64_t, size_t>> cases = {{0, 1},
+                                                          {1, 1},
+                                                          {127, 1},
+                                                          {128, 2},
+                                                          {16383, 2},
+                                                          {16384, 3},
+                                                          {(1u << 21) - 1, 3},
+                                                          {1u << 21, 4},
+                                                          {(1u << 28) - 1, 4},
+                                                          {1u << 28, 5},
+                                                          {0xFFFFFFFFull, 5},
+                                                          {1ull << 35, 6},
+                                                          {~0ull, 10}};
   for (const auto& [value, size] : cases) {
     uint8_t buf[kMaxVInt64Bytes];
     ASSERT_EQ(EncodeVInt(value, buf), size) << value;
