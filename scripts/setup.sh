@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config
-  libabsl-dev libxxhash-dev libicu-dev
+  libabsl-dev libxxhash-dev libicu-dev libsimdjson-dev liblz4-dev libzstd-dev liburing-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   python3
 )

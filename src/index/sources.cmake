@@ -4,3 +4,10 @@ target_sources(invert PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/term_bytes_layout.cc
   ${CMAKE_CURRENT_LIST_DIR}/terms_hash.cc
 )
+target_sources(invert PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/field_infos.cc
+  ${CMAKE_CURRENT_LIST_DIR}/field_type.cc
+  ${CMAKE_CURRENT_LIST_DIR}/indexing_chain.cc
+  ${CMAKE_CURRENT_LIST_DIR}/term_vectors_writer_per_field.cc
+)
+target_link_libraries(invert PUBLIC absl::flat_hash_map absl::str_format)

@@ -21,10 +21,10 @@ TermsHash::TermsHash(BlockAllocator* allocator, TermsHash* primary)
       int_pool_(allocator),
       term_byte_pool_(&primary->term_byte_pool()) {}
 
-void TermsHash::Reset() {
-  byte_pool_.Reset(/*keep_first=*/false);
-  int_pool_.Reset();
-  if (own_term_pool_ != nullptr) own_term_pool_->Reset(/*keep_first=*/false);
+void TermsHash::Reset(bool keep_first) {
+  byte_pool_.Reset(keep_first);
+  int_pool_.Reset(keep_first);
+  if (own_term_pool_ != nullptr) own_term_pool_->Reset(keep_first);
 }
 
 }  // namespace invert

@@ -52,7 +52,9 @@ class TermsHash {
   // or after each document for term vectors). A primary's per-field hashes
   // must be cleared first; a chained hash must not be used across a reset of
   // its primary's term pool.
-  void Reset();
+  // With `keep_first`, each pool keeps its first block for reuse (the
+  // per-document reset of term vectors).
+  void Reset(bool keep_first = false);
 
  private:
   BlockAllocator* allocator_;

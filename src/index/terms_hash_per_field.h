@@ -201,9 +201,11 @@ class TermsHashPerField {
   // not be called until Reset().
   std::vector<uint32_t> SortTerms() { return hash_.SortIds(); }
 
-  // Forgets every term. The TermsHash's pools are reset by their owner.
-  void Reset() {
-    hash_.Clear();
+  // Forgets every term; with `keep_capacity` the hash keeps its memory for
+  // the next use (per-document term vectors). The TermsHash's pools are reset
+  // by their owner.
+  void Reset(bool keep_capacity = false) {
+    hash_.Clear(keep_capacity);
     current_ends_ = nullptr;
   }
 

@@ -52,7 +52,8 @@ uint32_t ByteBlockPool::Append(std::string_view bytes) {
 void ByteBlockPool::Reset(bool keep_first) {
   if (blocks_.empty()) return;
   if (keep_first) {
-    std::memset(blocks_[0], 0, kBlockSize);
+    // Only bytes that were handed out can be non-zero.
+    std::memset(blocks_[0], 0, blocks_.size() == 1 ? byte_upto_ : kBlockSize);
     allocator_->Release(std::span<uint8_t* const>(blocks_).subspan(1));
     blocks_.resize(1);
     block_start_ = 0;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -34,6 +35,8 @@ void TagTable::Allocate(uint32_t capacity) {
 }
 
 void TagTable::Reset() { Allocate(initial_capacity_); }
+
+void TagTable::Zero() { std::memset(slots_, 0, static_cast<size_t>(capacity()) * sizeof(uint64_t)); }
 
 void TagTable::Grow() {
   const uint32_t old_capacity = capacity();

@@ -81,6 +81,8 @@ class TagTable {
   void Grow();
   // Replaces the table with an empty one of the initial capacity.
   void Reset();
+  // Empties the table, keeping its capacity.
+  void Zero();
 
   // Sorts entries[0, n) (each bytes_start << 32 | id) by the term bytes at
   // bytes_start in `pool`.
@@ -276,12 +278,19 @@ class BasicBytesRefHash {
     return ids;
   }
 
-  // Forgets every term and shrinks the table to its initial capacity. The pool
-  // is not touched: its owner resets it.
-  void Clear() {
+  // Forgets every term. Frees the table and records (shrinking the table to
+  // its initial capacity), or with `keep_capacity` keeps both allocations for
+  // the next use, as the per-document term-vector hash does. The pool is not
+  // touched: its owner resets it.
+  void Clear(bool keep_capacity = false) {
     sorted_ = false;
-    records_.Release();
-    table_.Reset();
+    if (keep_capacity) {
+      records_.Truncate(0);
+      table_.Zero();
+    } else {
+      records_.Release();
+      table_.Reset();
+    }
   }
 
   // Bytes held by the table and the record array (also on the counter).

@@ -4,6 +4,7 @@
 #ifndef INVERT_UTIL_COUNTED_ARRAY_H_
 #define INVERT_UTIL_COUNTED_ARRAY_H_
 
+#include <algorithm>
 #include <cassert>
 #include <cstddef>
 #include <cstdlib>
@@ -47,6 +48,27 @@ class CountedArray {
   }
 
   void PushBack(const T& value) { EmplaceBack() = value; }
+
+  // Appends n elements.
+  void Append(const T* values, size_t n) {
+    if (n == 0) return;
+    if (size_ + n > capacity_) Reserve(std::max(size_ + n, capacity_ + capacity_ / 2));
+    std::memcpy(data_ + size_, values, n * sizeof(T));
+    size_ += n;
+  }
+
+  // Grows to `n` elements, value-initializing the new ones.
+  void Resize(size_t n) {
+    if (n > capacity_) Reserve(std::max(n, capacity_ + capacity_ / 2));
+    for (size_t i = size_; i < n; ++i) new (data_ + i) T();
+    size_ = n;
+  }
+
+  // Drops elements [n, size()). REQUIRES: n <= size().
+  void Truncate(size_t n) {
+    assert(n <= size_);
+    size_ = n;
+  }
 
   // Grows capacity to at least `capacity` elements.
   void Reserve(size_t capacity) {

@@ -18,15 +18,18 @@ void IntBlockPool::NextBlock() {
   int_upto_ = 0;
 }
 
-void IntBlockPool::Reset() {
+void IntBlockPool::Reset(bool keep_first) {
   if (blocks_.empty()) return;
+  const size_t keep = keep_first ? 1 : 0;
   std::vector<uint8_t*> raw;
-  raw.reserve(blocks_.size());
-  for (int32_t* block : blocks_) raw.push_back(reinterpret_cast<uint8_t*>(block));
+  raw.reserve(blocks_.size() - keep);
+  for (size_t i = keep; i < blocks_.size(); ++i) {
+    raw.push_back(reinterpret_cast<uint8_t*>(blocks_[i]));
+  }
   allocator_->Release(raw);
-  blocks_.clear();
+  blocks_.resize(keep);
   block_start_ = 0;
-  int_upto_ = kBlockInts;
+  int_upto_ = keep_first ? 0 : kBlockInts;
 }
 
 }  // namespace invert

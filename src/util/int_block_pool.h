@@ -44,8 +44,10 @@ class IntBlockPool {
     return blocks_[address >> kBlockShift] + (address & kBlockMask);
   }
 
-  // Releases every block to the allocator.
-  void Reset();
+  // Releases every block to the allocator; with `keep_first` the first block
+  // is kept for reuse (its ints are not cleared: a run is always written
+  // before it is read).
+  void Reset(bool keep_first = false);
 
   size_t block_count() const { return blocks_.size(); }
 

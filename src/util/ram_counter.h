@@ -16,17 +16,24 @@ namespace invert {
 
 class RamCounter {
  public:
-  RamCounter() = default;
+  // A counter whose changes are also added to `parent` (if not null), so a
+  // segment can know its own bytes while a writer sees the sum over segments.
+  // `parent` must outlive this counter.
+  explicit RamCounter(RamCounter* parent = nullptr) : parent_(parent) {}
   RamCounter(const RamCounter&) = delete;
   RamCounter& operator=(const RamCounter&) = delete;
 
   // Adds `delta` bytes (negative when memory is released).
-  void Add(int64_t delta) { bytes_.fetch_add(delta, std::memory_order_relaxed); }
+  void Add(int64_t delta) {
+    bytes_.fetch_add(delta, std::memory_order_relaxed);
+    if (parent_ != nullptr) parent_->Add(delta);
+  }
 
   int64_t bytes() const { return bytes_.load(std::memory_order_relaxed); }
 
  private:
   std::atomic<int64_t> bytes_{0};
+  RamCounter* parent_;
 };
 
 }  // namespace invert

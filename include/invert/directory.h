@@ -1,0 +1,188 @@
+// Directory: the flat set of files that holds one index, and FSDirectory, the
+// one that keeps them in a folder of the file system. An embedding pipeline
+// opens a Directory and hands it to the writer; the codec layer writes and
+// reads the files through it.
+//
+// Files are write-once: a file is created, appended to, closed, and from then
+// on only read, renamed or deleted. That is what lets readers map a file and
+// read it in place without locks.
+//
+// Durability follows POSIX: bytes reach stable storage after Sync() of the
+// file, a create/rename/delete after SyncMetaData() of the directory. A
+// commit (src/store/atomic_file.h) is "write files, Sync them, write the
+// commit point under a temporary name, Sync it, Rename it over the old one,
+// SyncMetaData".
+//
+// File names: 1 to 255 bytes, no '/', no NUL, not ".", no "..". Every
+// operation checks them (ValidateFileName) before touching the file system.
+//
+// Errors: every operation returns absl::Status / absl::StatusOr; the message
+// names the operation and the file. errno maps to codes the usual way
+// (ENOENT → kNotFound, EEXIST → kAlreadyExists, EACCES/EPERM/EROFS →
+// kPermissionDenied, ENOSPC → kResourceExhausted, other I/O errors →
+// kInternal or the code absl::ErrnoToStatusCode gives).
+//
+// Thread safety: a Directory's operations may be called from several threads
+// at once (FSDirectory holds no mutable state; the operating system orders
+// them). A WritableFile belongs to one thread; a MappedFile is immutable and
+// may be read from any thread.
+#ifndef INVERT_DIRECTORY_H_
+#define INVERT_DIRECTORY_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace invert {
+
+// Buffered, checksumming reader and writer the codec uses; defined in
+// src/store/index_input.h and src/store/index_output.h (internal headers).
+class IndexInput;
+class IndexOutput;
+
+// How a mapped range will be read; the kernel sizes its read-around on page
+// faults by it (madvise MADV_NORMAL / MADV_RANDOM / MADV_SEQUENTIAL).
+enum class ReadAdvice : uint8_t {
+  kNormal,      // the kernel's default read-around (typically 128 KiB)
+  kRandom,      // fault in single pages: for random access to data larger than memory
+  kSequential,  // aggressive read-ahead
+};
+
+// An append-only file being written. Not thread-safe.
+class WritableFile {
+ public:
+  virtual ~WritableFile() = default;
+
+  // Appends all of `data`. Short writes and EINTR are retried, so OK means
+  // every byte was handed to the operating system (not that it is durable).
+  virtual absl::Status Append(std::span<const uint8_t> data) = 0;
+
+  // Releases the file. Returns the first error seen, including one the close
+  // itself reports. Destroying a WritableFile without Close() releases it too,
+  // ignoring errors (the file keeps whatever was appended).
+  virtual absl::Status Close() = 0;
+};
+
+// The bytes of a closed file, readable in place (FSDirectory maps the file
+// read-only). Immutable, so safe to share across threads.
+class MappedFile {
+ public:
+  virtual ~MappedFile() = default;
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  // Every byte of the file; valid while this object lives.
+  std::span<const uint8_t> bytes() const { return bytes_; }
+  uint64_t size() const { return bytes_.size(); }
+
+  // Asks the operating system to start reading the pages that overlap
+  // [offset, offset + length) (madvise(MADV_WILLNEED)). Only a hint: what is
+  // read never changes. REQUIRES: length > 0, offset + length <= size() (the
+  // caller checks; IndexInput::Prefetch does).
+  virtual absl::Status WillNeed(uint64_t offset, uint64_t length) const;
+
+  // Returns true iff every page that overlaps [offset, offset + length) is
+  // resident in memory (mincore). Same REQUIRES as WillNeed.
+  virtual absl::StatusOr<bool> IsResident(uint64_t offset, uint64_t length) const;
+
+  // Tells the operating system how the pages overlapping [offset, offset +
+  // length) will be read. Applies to the whole mapping (every reader of this
+  // file). Same REQUIRES as WillNeed.
+  virtual absl::Status Advise(uint64_t offset, uint64_t length, ReadAdvice advice) const;
+
+ protected:
+  explicit MappedFile(std::span<const uint8_t> bytes) : bytes_(bytes) {}
+
+ private:
+  std::span<const uint8_t> bytes_;
+};
+
+// Returns OK iff `name` is a valid file name (see the top of this file);
+// otherwise kInvalidArgument saying why.
+absl::Status ValidateFileName(std::string_view name);
+
+class Directory {
+ public:
+  virtual ~Directory() = default;
+
+  // --- Codec entry points (src/store; include store/index_output.h and
+  // store/index_input.h to use the results).
+
+  // Creates `name` for writing through a buffered, checksumming IndexOutput.
+  // kAlreadyExists if the file exists.
+  absl::StatusOr<std::unique_ptr<IndexOutput>> CreateOutput(std::string_view name);
+
+  // Opens `name` for reading through a bounds-checked IndexInput.
+  absl::StatusOr<IndexInput> OpenInput(std::string_view name);
+
+  // --- File operations, what a Directory implements.
+
+  // Creates `name`, empty, for appending. kAlreadyExists if it exists.
+  virtual absl::StatusOr<std::unique_ptr<WritableFile>> CreateFile(std::string_view name) = 0;
+
+  // Returns the bytes of `name`, a closed file. Empty files are fine.
+  virtual absl::StatusOr<std::shared_ptr<const MappedFile>> OpenFile(std::string_view name) = 0;
+
+  // The names of all files, sorted bytewise.
+  virtual absl::StatusOr<std::vector<std::string>> ListAll() const = 0;
+
+  virtual absl::StatusOr<uint64_t> FileLength(std::string_view name) const = 0;
+
+  virtual absl::Status DeleteFile(std::string_view name) = 0;
+
+  // Renames `from` to `to`, atomically replacing `to` if it exists: a reader
+  // sees the old `to` or the new one, never neither.
+  virtual absl::Status Rename(std::string_view from, std::string_view to) = 0;
+
+  // Makes the contents of each named (closed) file durable (fsync), in
+  // order; stops at and returns the first error.
+  virtual absl::Status Sync(const std::vector<std::string>& names) = 0;
+
+  // Makes the directory's entries durable (fsync of the directory): the
+  // creates, renames and deletes done so far.
+  virtual absl::Status SyncMetaData() = 0;
+
+  // For messages, e.g. "FSDirectory(/path/to/index)".
+  virtual std::string DebugString() const = 0;
+};
+
+// A Directory over one folder of the file system. Files are written with
+// write(2) and read through read-only shared memory maps.
+class FSDirectory final : public Directory {
+ public:
+  // Opens the folder at `path`; with `create`, creates it (and missing
+  // parents) first. Fails with a clear status when the folder is missing
+  // (kNotFound), is not a folder (kFailedPrecondition), or is not writable
+  // (kPermissionDenied; checked by creating and removing a probe file).
+  static absl::StatusOr<std::unique_ptr<FSDirectory>> Open(std::string path, bool create);
+
+  const std::string& path() const { return path_; }
+
+  absl::StatusOr<std::unique_ptr<WritableFile>> CreateFile(std::string_view name) override;
+  absl::StatusOr<std::shared_ptr<const MappedFile>> OpenFile(std::string_view name) override;
+  absl::StatusOr<std::vector<std::string>> ListAll() const override;
+  absl::StatusOr<uint64_t> FileLength(std::string_view name) const override;
+  absl::Status DeleteFile(std::string_view name) override;
+  absl::Status Rename(std::string_view from, std::string_view to) override;
+  absl::Status Sync(const std::vector<std::string>& names) override;
+  absl::Status SyncMetaData() override;
+  std::string DebugString() const override;
+
+ private:
+  explicit FSDirectory(std::string path) : path_(std::move(path)) {}
+  std::string FilePath(std::string_view name) const;
+
+  std::string path_;  // no trailing '/' (except for "/")
+};
+
+}  // namespace invert
+
+#endif  // INVERT_DIRECTORY_H_

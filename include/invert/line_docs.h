@@ -1,0 +1,105 @@
+// Document sources: read line documents (luceneutil's `title<TAB>date<TAB>body`
+// files) and JSON lines into SourceDocs for the indexing pipeline.
+//
+// Both readers skip a UTF-8 byte-order mark at the start of the input, and
+// stream: large buffered reads, one line in memory at a time, no
+// allocation per line once the buffer has grown to the longest line seen.
+// A SourceDoc's views point into the source's own buffers and stay valid until
+// the next call to Next() or the source's destruction.
+//
+// Line documents (OpenLineDocs):
+//   * one document per line, fields separated by TAB; a line ends at LF, and a
+//     CR right before the LF (CRLF) is dropped; the last line may lack its LF.
+//   * optional first line starting `FIELDS_HEADER_INDICATOR###`, as Lucene's
+//     WriteLineDocTask writes it: `FIELDS_HEADER_INDICATOR###<TAB>doctitle
+//     <TAB>docdate<TAB>body`. When present it names the columns: title = `doctitle` or `title`;
+//     date = `docdate`, `date` or `timestamp`; body = `body` or `text`; id = `id` (optional). Other
+//     columns (luceneutil's `RandomLabel`, `username`, ...) are skipped; every
+//     line must have exactly as many fields as the header. Without a header a
+//     line has exactly three fields: title, date, body.
+//   * id: the `id` column if the header names one, else the 1-based physical
+//     line number in decimal (the header, when present, is line 1).
+//
+// JSON lines (OpenJsonLines):
+//   * one JSON object per line: {"id": .., "title": .., "date": .., "body": ..}.
+//     `body` (a string) is required; `title` and `date` are strings and may be
+//     absent or null (then empty); `id` is a string or a number (written back
+//     in decimal; non-integers in shortest round-trip form), and when absent or
+//     null it is the line number, as for line documents. Unknown keys are
+//     ignored; string escapes (including \uXXXX surrogate pairs) are decoded.
+//   * blank lines (only spaces, tabs, CR) are skipped.
+//
+// Errors from Next():
+//   * absl::OutOfRangeError at the end of the input (and on every later call);
+//   * absl::InvalidArgumentError for a malformed line, with "line N: reason":
+//     wrong field count, invalid JSON, a missing or non-string body, or a line
+//     longer than max_line_bytes (whose bytes are skipped without being held
+//     in memory). The caller may call Next() again to go on with the following
+//     line;
+//   * any other code for an I/O error, after which the source stays failed.
+// UTF-8 validity is not checked in line documents; the analyzer does that.
+// A JSON line must be valid JSON, which includes valid UTF-8 (simdjson checks
+// it while parsing, at no extra cost).
+//
+// Thread safety: none; one thread reads a source at a time.
+#ifndef INVERT_LINE_DOCS_H_
+#define INVERT_LINE_DOCS_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+
+namespace invert {
+
+// One document. The views are valid until the next call to Next().
+struct SourceDoc {
+  std::string_view id;
+  std::string_view title;
+  std::string_view date;
+  std::string_view body;
+  uint64_t line_number;  // 1-based physical line of the input
+};
+
+class DocSource {
+ public:
+  virtual ~DocSource() = default;
+
+  // Returns the next document, absl::OutOfRangeError at the end of the input,
+  // or InvalidArgumentError ("line N: reason") for a malformed line, after
+  // which Next() continues with the following line.
+  virtual absl::StatusOr<SourceDoc> Next() = 0;
+
+  // Input bytes consumed so far: through the end of the last line returned or
+  // rejected (its line terminator included). For progress reports.
+  virtual uint64_t bytes_read() const = 0;
+
+  // The size of the input when it is a regular file; nullopt for stdin, pipes
+  // and other streams.
+  virtual std::optional<uint64_t> total_bytes() const = 0;
+};
+
+struct DocSourceOptions {
+  // A longer line is rejected as malformed (and skipped). Default 64 MiB.
+  size_t max_line_bytes = size_t{64} << 20;
+  // Size of each read(2) and the initial buffer. Default 1 MiB.
+  size_t read_bytes = size_t{1} << 20;
+};
+
+// Opens a line-documents file, or standard input for "-". Reads the first line
+// to detect the header; fails with InvalidArgumentError if a header names no
+// body column, and with the errno's status code if the file cannot be opened.
+absl::StatusOr<std::unique_ptr<DocSource>> OpenLineDocs(const std::string& path_or_dash,
+                                                        const DocSourceOptions& options = {});
+
+// Opens a JSON-lines file, or standard input for "-".
+absl::StatusOr<std::unique_ptr<DocSource>> OpenJsonLines(const std::string& path_or_dash,
+                                                         const DocSourceOptions& options = {});
+
+}  // namespace invert
+
+#endif  // INVERT_LINE_DOCS_H_

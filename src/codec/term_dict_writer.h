@@ -1,0 +1,87 @@
+// TermDictWriter: writes a term dictionary (terms in strictly increasing
+// unsigned byte order, each with its TermStats) as prefix-compressed blocks of
+// `block_terms` terms, followed by an index of the blocks' first terms and a
+// footer. Layout: codec/term_dict_format.h and docs/codec-primitives.md.
+//
+// Usage, as LevelDB's TableBuilder:
+//   std::string out;
+//   TermDictWriter writer(&out);
+//   for (...) RETURN_IF_ERROR(writer.Add(term, stats));
+//   RETURN_IF_ERROR(writer.Finish());
+// The dictionary is appended to *out starting at out->size() at construction;
+// all offsets inside it are relative to that start, so it can be embedded in a
+// larger file. *out must not be modified by others until Finish().
+//
+// An Add that fails (out-of-order term, over-long term, inconsistent stats)
+// changes nothing: the writer stays usable and the term is not added.
+//
+// Memory: one block, the index (~ first term + 10 bytes per block) and the
+// previous term. Thread safety: none.
+#ifndef INVERT_CODEC_TERM_DICT_WRITER_H_
+#define INVERT_CODEC_TERM_DICT_WRITER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "codec/term_stats.h"
+
+namespace invert {
+
+struct TermDictOptions {
+  // Terms per block (1..65535; default 32). Seeks scan half a block on
+  // average; larger blocks make the index smaller and compress prefixes
+  // better. See docs/codec-primitives.md for the measured trade-off.
+  uint32_t block_terms = 32;
+  // Whether TermStats::pos_offset / pay_offset are stored. A field that
+  // indexes no positions (payloads, offsets) sets these to false and then
+  // must leave those offsets 0.
+  bool has_pos_offsets = true;
+  bool has_pay_offsets = true;
+};
+
+class TermDictWriter {
+ public:
+  explicit TermDictWriter(std::string* out, TermDictOptions options = {});
+  TermDictWriter(const TermDictWriter&) = delete;
+  TermDictWriter& operator=(const TermDictWriter&) = delete;
+
+  // Adds the next term. InvalidArgument (and no change) if `term` is not
+  // strictly greater than the previous term, longer than 32766 bytes, or if
+  // `stats` breaks a TermStats REQUIRES (singleton_doc with doc_freq != 1,
+  // an offset below the previous term's, a pos/pay offset the options omit).
+  // FailedPrecondition after Finish() or with invalid options.
+  absl::Status Add(std::string_view term, const TermStats& stats);
+
+  // Writes the last block, the index and the footer. Call once.
+  absl::Status Finish();
+
+  uint64_t term_count() const { return term_count_; }
+  // Bytes appended to *out so far (all of the dictionary after Finish()).
+  size_t bytes_written() const { return out_->size() - start_; }
+
+ private:
+  absl::Status CheckAdd(std::string_view term, const TermStats& stats) const;
+  void FlushBlock();
+
+  std::string* out_;
+  size_t start_;
+  TermDictOptions options_;
+  absl::Status options_status_;
+  bool finished_ = false;
+
+  uint64_t term_count_ = 0;
+  uint32_t block_count_ = 0;
+  std::string block_;           // entries of the block being built
+  uint32_t block_entries_ = 0;  // entries in block_
+  std::string last_term_;       // previous term added (any block)
+  TermStats last_stats_;        // its stats
+  std::string block_first_term_;
+  std::string index_;            // index entries so far
+  std::string last_first_term_;  // previous block's first term
+};
+
+}  // namespace invert
+
+#endif  // INVERT_CODEC_TERM_DICT_WRITER_H_
