@@ -2,6 +2,7 @@
 # Builds invert and runs the whole test suite.
 #   scripts/test.sh         release build (the README's test command)
 #   scripts/test.sh asan    the same tests under AddressSanitizer + UBSan
+#   scripts/test.sh tsan    the threaded tests under ThreadSanitizer
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh

@@ -17,15 +17,10 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "codec/field_info.h"
 #include "invert/field_type.h"
 
 namespace invert {
-
-struct FieldInfo {
-  std::string name;
-  uint32_t number;
-  FieldType type;
-};
 
 class FieldInfos {
  public:

@@ -15,11 +15,20 @@
 #include "gtest/gtest.h"
 #include "index/in_memory_postings.h"
 #include "index/norm_encoding.h"
+#include "index/random_docs.h"
 #include "test_seed.h"
 #include "util/random.h"
 
 namespace invert {
 namespace {
+
+using testing::FieldSpec;
+using testing::RandomDoc;
+using testing::RandomType;
+using testing::TestDoc;
+using testing::TestField;
+using testing::TestValue;
+using testing::ToDocument;
 
 struct Occurrence {
   uint32_t position;
@@ -40,31 +49,6 @@ struct VectorTerm {
   std::vector<std::string> payloads;
 };
 
-// A document as the test builds it: owns every byte the Fields point at.
-struct TestValue {
-  bool is_text;
-  std::string text;
-  std::vector<std::string> terms, payloads;
-  std::vector<PreAnalyzedToken> tokens;  // views into terms/payloads
-  std::string stored;
-};
-struct TestField {
-  std::string name;
-  std::vector<TestValue> values;
-};
-struct TestDoc {
-  std::vector<TestField> fields;
-  Document Build() const {
-    Document doc;
-    return doc;
-  }
-};
-
-struct FieldSpec {
-  std::string name;
-  FieldType type;
-};
-
 class Model {
  public:
   std::map<std::string, std::map<std::string, std::vector<Posting>>> postings;
@@ -73,110 +57,6 @@ class Model {
   std::vector<std::map<std::string, std::map<std::string, VectorTerm>>> vectors;
   uint32_t docs = 0;
 };
-
-FieldType RandomType(Random& rng) {
-  for (;;) {
-    FieldType t;
-    t.index_options = static_cast<IndexOptions>(rng.Uniform(5));
-    t.tokenized = rng.Bernoulli(0.6);
-    t.stored = rng.Bernoulli(0.4);
-    t.norms = rng.Bernoulli(0.7);
-    t.payloads = HasPositions(t.index_options) && rng.Bernoulli(0.5);
-    t.term_vectors = t.indexed() && rng.Bernoulli(0.5);
-    if (t.term_vectors) {
-      t.term_vector_positions = rng.Bernoulli(0.6);
-      t.term_vector_offsets = rng.Bernoulli(0.6);
-      t.term_vector_payloads = t.term_vector_positions && rng.Bernoulli(0.5);
-    }
-    if (t.Validate().ok()) return t;
-  }
-}
-
-std::string RandomWord(Random& rng) {
-  std::string w(rng.Range(1, 6), 'a');
-  for (char& c : w) c = static_cast<char>('a' + rng.Uniform(rng.Bernoulli(0.5) ? 3 : 26));
-  return w;
-}
-
-// Builds one random document for `specs` and applies it to `model`.
-TestDoc RandomDoc(Random& rng, const std::vector<FieldSpec>& specs) {
-  TestDoc doc;
-  for (const FieldSpec& spec : specs) {
-    if (!rng.Bernoulli(0.6)) continue;
-    TestField f{spec.name, {}};
-    const size_t values = rng.Range(1, 3);
-    for (size_t v = 0; v < values; ++v) {
-      TestValue value;
-      value.is_text = spec.type.tokenized ? rng.Bernoulli(0.8) : rng.Bernoulli(0.5);
-      if (value.is_text) {
-        if (spec.type.tokenized) {
-          const size_t words = rng.Uniform(12);
-          for (size_t i = 0; i < words; ++i) {
-            if (i > 0) value.text += std::string(rng.Range(1, 2), ' ');
-            value.text += RandomWord(rng);
-          }
-        } else {
-          value.text = RandomWord(rng);
-        }
-      } else {
-        const size_t n = rng.Uniform(10);
-        uint32_t offset = 0;
-        for (size_t i = 0; i < n; ++i) {
-          std::string term(rng.Range(0, 5), '\0');
-          for (char& c : term)
-            c = static_cast<char>(rng.Bernoulli(0.2) ? rng.Uniform(256) : 'a' + rng.Uniform(4));
-          value.terms.push_back(term);
-          std::string payload;
-          if (rng.Bernoulli(0.4)) {
-            payload.resize(rng.Range(1, 4));
-            for (char& c : payload) c = static_cast<char>(rng.Uniform(256));
-          }
-          value.payloads.push_back(payload);
-        }
-        for (size_t i = 0; i < n; ++i) {
-          PreAnalyzedToken t;
-          t.term = value.terms[i];
-          t.position_increment = i == 0 ? static_cast<uint32_t>(rng.Range(1, 3))
-                                        : static_cast<uint32_t>(rng.Uniform(3));
-          offset += static_cast<uint32_t>(rng.Uniform(3));
-          t.start_offset = offset;
-          t.end_offset = offset + static_cast<uint32_t>(rng.Uniform(4));
-          t.payload = value.payloads[i];
-          value.tokens.push_back(t);
-        }
-        value.stored = "stored:" + std::to_string(n);
-      }
-      f.values.push_back(std::move(value));
-    }
-    doc.fields.push_back(std::move(f));
-  }
-  // Re-point token views: the vectors above moved.
-  for (TestField& f : doc.fields) {
-    for (TestValue& v : f.values) {
-      for (size_t i = 0; i < v.tokens.size(); ++i) {
-        v.tokens[i].term = v.terms[i];
-        v.tokens[i].payload = v.payloads[i];
-      }
-    }
-  }
-  return doc;
-}
-
-Document ToDocument(const TestDoc& td, const std::map<std::string, FieldType>& types) {
-  Document doc;
-  for (const TestField& f : td.fields) {
-    const FieldType& type = types.at(f.name);
-    for (const TestValue& v : f.values) {
-      if (v.is_text) {
-        doc.Add(type.tokenized ? Field::Text(f.name, v.text, type)
-                               : Field::Keyword(f.name, v.text, type));
-      } else {
-        doc.Add(Field::Tokens(f.name, v.tokens, type, v.stored));
-      }
-    }
-  }
-  return doc;
-}
 
 // Whitespace tokens of `text` (single ASCII spaces/runs) with offsets.
 std::vector<PreAnalyzedToken> SplitSpaces(const std::string& text) {

@@ -1,0 +1,69 @@
+// Norms file: write and read.
+#include "codec/norms_format.h"
+
+#include "absl/strings/str_cat.h"
+#include "codec/segment_files.h"
+#include "store/index_output.h"
+
+namespace invert {
+
+absl::StatusOr<std::string> WriteNorms(Directory* dir, std::string_view segment,
+                                       const SegmentId& id, uint32_t doc_count,
+                                       const std::vector<uint32_t>& fields,
+                                       const std::function<uint8_t(uint32_t, uint32_t)>& norm) {
+  const std::string name = SegmentFileName(segment, "nvd");
+  absl::StatusOr<std::unique_ptr<IndexOutput>> out = dir->CreateOutput(name);
+  if (!out.ok()) return out.status();
+  IndexOutput& o = **out;
+  if (absl::Status s = WriteHeader(o, kNormsCodec, kSegmentFormatVersion, id); !s.ok()) return s;
+  o.WriteVInt32(doc_count);
+  o.WriteVInt32(static_cast<uint32_t>(fields.size()));
+  std::vector<uint8_t> bytes(doc_count);
+  for (uint32_t field : fields) {
+    o.WriteVInt32(field);
+    for (uint32_t doc = 0; doc < doc_count; ++doc) bytes[doc] = norm(field, doc);
+    o.WriteBytes(bytes.data(), bytes.size());
+  }
+  if (absl::Status s = WriteFooter(o); !s.ok()) return s;
+  if (absl::Status s = o.Close(); !s.ok()) return s;
+  return name;
+}
+
+absl::StatusOr<NormsReader> NormsReader::Open(Directory* dir, std::string_view segment,
+                                              const SegmentId& id, uint32_t doc_count) {
+  const std::string name = SegmentFileName(segment, "nvd");
+  NormsReader r;
+  absl::StatusOr<IndexInput> in = dir->OpenInput(name);
+  if (!in.ok()) return in.status();
+  r.input_ = *in;
+  r.doc_count_ = doc_count;
+  absl::StatusOr<uint32_t> version =
+      CheckHeader(*in, kNormsCodec, kSegmentFormatVersion, kSegmentFormatVersion, id);
+  if (!version.ok()) return version.status();
+  auto corrupt = [&name](const char* what) {
+    return absl::DataLossError(absl::StrCat(name, ": corrupt norms: ", what));
+  };
+  uint32_t docs = 0;
+  uint32_t count = 0;
+  if (!in->ReadVInt32(&docs) || !in->ReadVInt32(&count)) return corrupt("truncated counts");
+  if (docs != doc_count) return corrupt("doc count differs from the segment info");
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t field = 0;
+    std::span<const uint8_t> view;
+    if (!in->ReadVInt32(&field) || !in->ReadView(doc_count, &view))
+      return corrupt("truncated field");
+    if (!r.fields_.emplace(field, view).second) return corrupt("field listed twice");
+  }
+  if (in->remaining_length() != kFooterLength) return corrupt("trailing bytes before the footer");
+  return r;
+}
+
+uint8_t NormsReader::Get(uint32_t field, uint32_t doc) const {
+  auto it = fields_.find(field);
+  if (it == fields_.end() || doc >= doc_count_) return 0;
+  return it->second[doc];
+}
+
+absl::Status NormsReader::CheckIntegrity() const { return VerifyChecksum(*input_).status(); }
+
+}  // namespace invert

@@ -1,0 +1,53 @@
+// Norms file (_N.nvd): one byte per document for every field with norms
+// (encoding in src/index/norm_encoding.h). Layout (docs/format.md):
+//   header(kNormsCodec)
+//   VInt doc_count, VInt field_count
+//   field_count x { VInt field_number, doc_count bytes }
+//   footer
+// Fields appear in increasing number. Do not change: persistent format.
+#ifndef INVERT_CODEC_NORMS_FORMAT_H_
+#define INVERT_CODEC_NORMS_FORMAT_H_
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "invert/directory.h"
+#include "store/codec_util.h"
+#include "store/index_input.h"
+
+namespace invert {
+
+// Writes _N.nvd with the norms of `fields` (increasing numbers);
+// norm(field, doc) gives each byte. Returns the file name.
+absl::StatusOr<std::string> WriteNorms(Directory* dir, std::string_view segment,
+                                       const SegmentId& id, uint32_t doc_count,
+                                       const std::vector<uint32_t>& fields,
+                                       const std::function<uint8_t(uint32_t, uint32_t)>& norm);
+
+// Norms of an open segment: a view of the mapped file.
+class NormsReader {
+ public:
+  // Opens and checks structure (not the checksum; see CheckIntegrity).
+  static absl::StatusOr<NormsReader> Open(Directory* dir, std::string_view segment,
+                                          const SegmentId& id, uint32_t doc_count);
+  // Norm of `field` in `doc`; 0 if the field has no norms or doc is out of range.
+  uint8_t Get(uint32_t field, uint32_t doc) const;
+  bool HasNorms(uint32_t field) const { return fields_.contains(field); }
+  absl::Status CheckIntegrity() const;
+
+ private:
+  std::optional<IndexInput> input_;
+  uint32_t doc_count_ = 0;
+  absl::flat_hash_map<uint32_t, std::span<const uint8_t>> fields_;
+};
+
+}  // namespace invert
+
+#endif  // INVERT_CODEC_NORMS_FORMAT_H_

@@ -1,0 +1,625 @@
+// Postings files: the writer, the per-term iterator and the dictionary reader.
+#include "codec/postings_format.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "codec/segment_files.h"
+#include "util/absl_compat.h"
+#include "util/varint.h"
+
+namespace invert {
+
+// ---------------------------------------------------------------- writer
+
+absl::StatusOr<std::unique_ptr<PostingsWriter>> PostingsWriter::Create(Directory* dir,
+                                                                       std::string_view segment,
+                                                                       const SegmentId& id) {
+  std::unique_ptr<PostingsWriter> w(new PostingsWriter());
+  w->segment_ = std::string(segment);
+  struct Spec {
+    std::unique_ptr<IndexOutput>* out;
+    const char* extension;
+    std::string_view codec;
+  };
+  for (const Spec& spec :
+       {Spec{&w->doc_out_, "doc", kDocCodec}, Spec{&w->pos_out_, "pos", kPosCodec},
+        Spec{&w->tim_out_, "tim", kTermsCodec}}) {
+    absl::StatusOr<std::unique_ptr<IndexOutput>> out =
+        dir->CreateOutput(SegmentFileName(segment, spec.extension));
+    if (!out.ok()) return out.status();
+    *spec.out = std::move(*out);
+    if (absl::Status s = WriteHeader(**spec.out, spec.codec, kSegmentFormatVersion, id); !s.ok()) {
+      return s;
+    }
+  }
+  w->tim_payload_start_ = w->tim_out_->file_pointer();
+  return w;
+}
+
+std::vector<std::string> PostingsWriter::file_names() const {
+  return {SegmentFileName(segment_, "doc"), SegmentFileName(segment_, "pos"),
+          SegmentFileName(segment_, "tim")};
+}
+
+void PostingsWriter::StartField(const FieldInfo& field) {
+  field_ = field;
+  has_freqs_ = HasFreqs(field.type.index_options);
+  has_positions_ = HasPositions(field.type.index_options);
+  has_offsets_ = HasOffsets(field.type.index_options);
+  has_payloads_ = field.type.payloads && has_positions_;
+  dict_.clear();
+  TermDictOptions options;
+  options.has_pos_offsets = has_positions_;
+  options.has_pay_offsets = false;
+  dict_writer_ = std::make_unique<TermDictWriter>(&dict_, options);
+  field_stats_ = FieldTermsStats{field.number, 0, 0, 0, 0};
+}
+
+void PostingsWriter::StartTerm() {
+  stats_ = TermStats{};
+  stats_.doc_offset = doc_out_->file_pointer();
+  if (has_positions_) stats_.pos_offset = pos_out_->file_pointer();
+  last_skip_pos_fp_ = stats_.pos_offset;
+  block_base_doc_ = 0;
+  last_doc_ = 0;
+  doc_n_ = 0;
+  pos_n_ = 0;
+  payload_bytes_.clear();
+}
+
+void PostingsWriter::AddDoc(uint32_t doc, uint32_t freq) {
+  if (!has_freqs_) freq = 1;
+  if (doc_n_ == kForBlockSize) EmitDocBlock();
+  if (stats_.doc_freq == 0) first_doc_ = doc;
+  docs_[doc_n_] = doc - last_doc_;
+  freqs_[doc_n_] = freq;
+  ++doc_n_;
+  last_doc_ = doc;
+  ++stats_.doc_freq;
+  stats_.total_term_freq += freq;
+  last_position_ = 0;
+  last_start_ = 0;
+}
+
+void PostingsWriter::AddPosition(uint32_t position, uint32_t start_offset, uint32_t end_offset,
+                                 std::string_view payload) {
+  pos_deltas_[pos_n_] = position - last_position_;
+  last_position_ = position;
+  if (has_payloads_) {
+    payload_lengths_[pos_n_] = static_cast<uint32_t>(payload.size());
+    payload_bytes_.append(payload);
+  }
+  if (has_offsets_) {
+    start_deltas_[pos_n_] = start_offset - last_start_;
+    offset_lengths_[pos_n_] = end_offset - start_offset;
+    last_start_ = start_offset;
+  }
+  if (++pos_n_ == kForBlockSize) EmitPosBlock();
+}
+
+void PostingsWriter::EmitDocBlock() {
+  // Deltas in docs_ are from the previous doc; the first of the block is
+  // from the previous block's last doc, as the format wants.
+  scratch_.clear();
+  EncodeForBlock(docs_, &scratch_);
+  uint64_t freq_sum = 0;
+  if (has_freqs_) EncodeForBlock(freqs_, &scratch_);
+  for (uint32_t f : freqs_) freq_sum += f;
+  IndexOutput& o = *doc_out_;
+  o.WriteVInt32(last_doc_ - block_base_doc_);
+  o.WriteVInt32(static_cast<uint32_t>(scratch_.size()));
+  if (has_positions_) {
+    // All positions of this block's docs were added: the .pos pointer and
+    // the buffered count are where the next doc's positions start.
+    o.WriteVInt64(freq_sum);
+    const uint64_t fp = pos_out_->file_pointer();
+    o.WriteVInt64(fp - last_skip_pos_fp_);
+    last_skip_pos_fp_ = fp;
+  }
+  o.WriteBytes(scratch_.data(), scratch_.size());
+  block_base_doc_ = last_doc_;
+  doc_n_ = 0;
+}
+
+void PostingsWriter::EmitPosBlock() {
+  scratch_.clear();
+  EncodeForBlock(pos_deltas_, &scratch_);
+  if (has_payloads_) {
+    EncodeForBlock(payload_lengths_, &scratch_);
+    uint8_t buf[kMaxVInt64Bytes];
+    scratch_.append(reinterpret_cast<const char*>(buf), EncodeVInt(payload_bytes_.size(), buf));
+    scratch_ += payload_bytes_;
+    payload_bytes_.clear();
+  }
+  if (has_offsets_) {
+    EncodeForBlock(start_deltas_, &scratch_);
+    EncodeForBlock(offset_lengths_, &scratch_);
+  }
+  pos_out_->WriteBytes(scratch_.data(), scratch_.size());
+  pos_n_ = 0;
+}
+
+void PostingsWriter::WriteDocTail() {
+  IndexOutput& o = *doc_out_;
+  for (size_t i = 0; i < doc_n_; ++i) {
+    if (!has_freqs_) {
+      o.WriteVInt32(docs_[i]);
+    } else if (freqs_[i] == 1) {
+      o.WriteVInt32(docs_[i] << 1 | 1);
+    } else {
+      o.WriteVInt32(docs_[i] << 1);
+      o.WriteVInt32(freqs_[i]);
+    }
+  }
+  doc_n_ = 0;
+}
+
+void PostingsWriter::WritePosTail() {
+  IndexOutput& o = *pos_out_;
+  size_t payload_at = 0;
+  for (size_t i = 0; i < pos_n_; ++i) {
+    o.WriteVInt32(pos_deltas_[i]);
+    if (has_payloads_) {
+      o.WriteVInt32(payload_lengths_[i]);
+      o.WriteBytes(payload_bytes_.data() + payload_at, payload_lengths_[i]);
+      payload_at += payload_lengths_[i];
+    }
+    if (has_offsets_) {
+      o.WriteVInt32(start_deltas_[i]);
+      o.WriteVInt32(offset_lengths_[i]);
+    }
+  }
+  pos_n_ = 0;
+  payload_bytes_.clear();
+}
+
+absl::Status PostingsWriter::FinishTerm(std::string_view term) {
+  if (stats_.doc_freq == 0) {
+    return absl::InvalidArgumentError(absl::StrCat("term \"", Sv(term), "\" has no documents"));
+  }
+  if (stats_.doc_freq == 1) {
+    stats_.singleton_doc = first_doc_;
+    doc_n_ = 0;
+  } else if (doc_n_ == kForBlockSize) {
+    EmitDocBlock();
+  } else {
+    WriteDocTail();
+  }
+  if (has_positions_ && pos_n_ > 0) WritePosTail();
+  if (!has_freqs_) stats_.total_term_freq = stats_.doc_freq;
+  ++field_stats_.term_count;
+  field_stats_.sum_doc_freq += stats_.doc_freq;
+  field_stats_.sum_total_term_freq += stats_.total_term_freq;
+  if (!doc_out_->ok()) return doc_out_->status();
+  if (!pos_out_->ok()) return pos_out_->status();
+  return dict_writer_->Add(term, stats_);
+}
+
+absl::Status PostingsWriter::FinishField(uint32_t doc_count) {
+  field_stats_.doc_count = doc_count;
+  if (absl::Status s = dict_writer_->Finish(); !s.ok()) return s;
+  const uint64_t offset = tim_out_->file_pointer();
+  tim_out_->WriteBytes(dict_.data(), dict_.size());
+  directory_.push_back({field_stats_, {offset, dict_.size()}});
+  dict_.clear();
+  dict_writer_.reset();
+  return tim_out_->status();
+}
+
+absl::Status PostingsWriter::Finish() {
+  IndexOutput& t = *tim_out_;
+  const uint64_t directory_offset = t.file_pointer();
+  t.WriteVInt32(static_cast<uint32_t>(directory_.size()));
+  for (const auto& [stats, where] : directory_) {
+    t.WriteVInt32(stats.field_number);
+    t.WriteVInt64(where.first);
+    t.WriteVInt64(where.second);
+    t.WriteVInt64(stats.term_count);
+    t.WriteVInt64(stats.sum_doc_freq);
+    t.WriteVInt64(stats.sum_total_term_freq);
+    t.WriteVInt32(stats.doc_count);
+  }
+  t.WriteFixed64(directory_offset);
+  for (IndexOutput* o : {doc_out_.get(), pos_out_.get(), tim_out_.get()}) {
+    if (absl::Status s = WriteFooter(*o); !s.ok()) return s;
+    if (absl::Status s = o->Close(); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+// ---------------------------------------------------------------- reader
+
+PostingsEnum::PostingsEnum(std::span<const uint8_t> doc_file, std::span<const uint8_t> pos_file,
+                           const TermStats& stats, const FieldType& type)
+    : doc_begin_(doc_file.data()),
+      doc_end_(doc_file.data() + doc_file.size()),
+      pos_begin_(pos_file.data()),
+      pos_end_(pos_file.data() + pos_file.size()),
+      stats_(stats),
+      has_freqs_(HasFreqs(type.index_options)),
+      has_positions_(HasPositions(type.index_options)),
+      has_offsets_(HasOffsets(type.index_options)),
+      has_payloads_(type.payloads && HasPositions(type.index_options)),
+      docs_left_(stats.doc_freq) {
+  if (stats_.doc_freq > 1) {
+    if (stats_.doc_offset > doc_file.size()) {
+      Fail("doc offset past the end of the file");
+    } else {
+      doc_ptr_ = doc_begin_ + stats_.doc_offset;
+    }
+  } else if (stats_.doc_freq == 1 && !stats_.singleton_doc.has_value()) {
+    Fail("a term in one document without its document");
+  }
+  if (has_positions_) {
+    if (stats_.pos_offset > pos_file.size()) {
+      Fail("position offset past the end of the file");
+    } else {
+      pos_ptr_ = pos_begin_ + stats_.pos_offset;
+    }
+  }
+}
+
+bool PostingsEnum::Fail(const char* what) {
+  if (status_.ok()) status_ = absl::DataLossError(absl::StrCat("corrupt postings: ", what));
+  doc_ = kNoMoreDocs;
+  docs_left_ = 0;
+  buf_n_ = buf_i_ = 0;
+  return false;
+}
+
+bool PostingsEnum::ReadSkipHeader(uint32_t* last_delta, uint32_t* bytes, uint32_t* freq_sum,
+                                  uint32_t* pos_fp_delta) {
+  uint64_t fs = 0;
+  uint64_t fp = 0;
+  if (!DecodeVInt32(&doc_ptr_, doc_end_, last_delta) || !DecodeVInt32(&doc_ptr_, doc_end_, bytes)) {
+    return Fail("truncated skip header");
+  }
+  if (has_positions_) {
+    if (!DecodeVInt64(&doc_ptr_, doc_end_, &fs) || !DecodeVInt64(&doc_ptr_, doc_end_, &fp) ||
+        fs > UINT32_MAX || fp > UINT32_MAX) {
+      return Fail("truncated skip header");
+    }
+  }
+  *freq_sum = static_cast<uint32_t>(fs);
+  *pos_fp_delta = static_cast<uint32_t>(fp);
+  if (static_cast<uint64_t>(doc_end_ - doc_ptr_) < *bytes) return Fail("doc block past the end");
+  return true;
+}
+
+// Loads the next doc block (or the tail, or the singleton) into the buffer.
+bool PostingsEnum::LoadDocBlock() {
+  pos_base_ += block_freq_total_;
+  block_freq_total_ = 0;
+  buf_i_ = 0;
+  if (docs_left_ == 0) return false;
+  if (stats_.doc_freq == 1) {
+    docs_[0] = *stats_.singleton_doc;
+    freqs_[0] = has_freqs_ ? static_cast<uint32_t>(stats_.total_term_freq) : 1;
+    buf_n_ = 1;
+    docs_left_ = 0;
+  } else if (docs_left_ >= kForBlockSize) {
+    uint32_t last_delta, bytes, freq_sum, pos_fp_delta;
+    if (!ReadSkipHeader(&last_delta, &bytes, &freq_sum, &pos_fp_delta)) return false;
+    const uint8_t* block_end = doc_ptr_ + bytes;
+    if (!DecodeForBlock(&doc_ptr_, block_end, docs_)) return Fail("bad doc block");
+    if (has_freqs_) {
+      if (!DecodeForBlock(&doc_ptr_, block_end, freqs_)) return Fail("bad freq block");
+    } else {
+      freqs_.fill(1);
+    }
+    if (doc_ptr_ != block_end) return Fail("doc block length mismatch");
+    uint64_t doc = block_base_;
+    uint64_t sum = 0;
+    for (size_t i = 0; i < kForBlockSize; ++i) {
+      doc += docs_[i];
+      if ((i > 0 || started_) && docs_[i] == 0) return Fail("doc ids not increasing");
+      docs_[i] = static_cast<uint32_t>(doc);
+      sum += freqs_[i];
+      if (freqs_[i] == 0) return Fail("zero frequency");
+    }
+    if (doc > UINT32_MAX - 1 || doc != uint64_t{block_base_} + last_delta) {
+      return Fail("skip header disagrees with its block");
+    }
+    if (has_positions_ && sum != freq_sum) return Fail("skip header freq sum disagrees");
+    skip_pos_fp_ += pos_fp_delta;
+    block_base_ = static_cast<uint32_t>(doc);
+    buf_n_ = kForBlockSize;
+    docs_left_ -= kForBlockSize;
+  } else {
+    uint64_t doc = block_base_;
+    for (size_t i = 0; i < docs_left_; ++i) {
+      uint32_t code = 0;
+      if (!DecodeVInt32(&doc_ptr_, doc_end_, &code)) return Fail("truncated doc tail");
+      uint32_t freq = 1;
+      uint32_t delta = code;
+      if (has_freqs_) {
+        delta = code >> 1;
+        if ((code & 1) == 0 && (!DecodeVInt32(&doc_ptr_, doc_end_, &freq) || freq == 0)) {
+          return Fail("bad freq in doc tail");
+        }
+      }
+      if ((i > 0 || started_) && delta == 0) return Fail("doc ids not increasing");
+      doc += delta;
+      if (doc > UINT32_MAX - 1) return Fail("doc id overflow");
+      docs_[i] = static_cast<uint32_t>(doc);
+      freqs_[i] = freq;
+    }
+    buf_n_ = docs_left_;
+    docs_left_ = 0;
+  }
+  for (size_t i = 0; i < buf_n_; ++i) block_freq_total_ += freqs_[i];
+  doc_pos_start_ = pos_base_;
+  started_ = true;
+  return true;
+}
+
+bool PostingsEnum::NextDoc() {
+  if (!status_.ok() || doc_ == kNoMoreDocs) return false;
+  if (buf_n_ > 0 && buf_i_ + 1 < buf_n_) {
+    doc_pos_start_ += freqs_[buf_i_];
+    ++buf_i_;
+  } else if (!LoadDocBlock()) {
+    doc_ = kNoMoreDocs;
+    return false;
+  }
+  doc_ = docs_[buf_i_];
+  freq_ = freqs_[buf_i_];
+  pos_read_ = 0;
+  return true;
+}
+
+bool PostingsEnum::Advance(uint32_t target) {
+  if (!status_.ok() || doc_ == kNoMoreDocs) return false;
+  if (buf_n_ > 0 && doc_ >= target && started_) return true;
+  for (;;) {
+    // Within the buffered block.
+    while (buf_n_ > 0 && buf_i_ + 1 < buf_n_) {
+      doc_pos_start_ += freqs_[buf_i_];
+      ++buf_i_;
+      if (docs_[buf_i_] >= target) {
+        doc_ = docs_[buf_i_];
+        freq_ = freqs_[buf_i_];
+        pos_read_ = 0;
+        return true;
+      }
+    }
+    // Whole blocks whose last doc is below the target: skip by header.
+    while (docs_left_ >= kForBlockSize && stats_.doc_freq > 1) {
+      const uint8_t* header = doc_ptr_;
+      uint32_t last_delta, bytes, freq_sum, pos_fp_delta;
+      if (!ReadSkipHeader(&last_delta, &bytes, &freq_sum, &pos_fp_delta)) return false;
+      const uint64_t last = uint64_t{block_base_} + last_delta;
+      if (last >= target) {
+        doc_ptr_ = header;  // decode this one
+        break;
+      }
+      if (last > UINT32_MAX - 1) return Fail("doc id overflow in skip header");
+      doc_ptr_ += bytes;
+      docs_left_ -= kForBlockSize;
+      block_base_ = static_cast<uint32_t>(last);
+      pos_base_ += block_freq_total_;
+      block_freq_total_ = freq_sum;
+      skip_pos_fp_ += pos_fp_delta;
+      if (has_positions_) {
+        // The .pos pointer now sits at the block holding position
+        // pos_base_ + freq_sum.
+        if (stats_.pos_offset + skip_pos_fp_ > static_cast<uint64_t>(pos_end_ - pos_begin_)) {
+          return Fail("skip pointer past the end of the positions");
+        }
+        pos_ptr_ = pos_begin_ + stats_.pos_offset + skip_pos_fp_;
+        ptr_block_ = (pos_base_ + freq_sum) / kForBlockSize;
+        decoded_block_ = -1;
+      }
+      buf_n_ = 0;
+      started_ = true;
+      ++blocks_skipped_;
+    }
+    if (!LoadDocBlock()) {
+      doc_ = kNoMoreDocs;
+      return false;
+    }
+    if (docs_[0] >= target) {
+      doc_ = docs_[0];
+      freq_ = freqs_[0];
+      pos_read_ = 0;
+      return true;
+    }
+  }
+}
+
+bool PostingsEnum::SkipPosBlock() {
+  const uint8_t* p = pos_ptr_;
+  if (!SkipForBlock(&p, pos_end_)) return Fail("bad position block");
+  if (has_payloads_) {
+    uint64_t blob = 0;
+    if (!SkipForBlock(&p, pos_end_) || !DecodeVInt64(&p, pos_end_, &blob) ||
+        blob > static_cast<uint64_t>(pos_end_ - p)) {
+      return Fail("bad payload block");
+    }
+    p += blob;
+  }
+  if (has_offsets_ && (!SkipForBlock(&p, pos_end_) || !SkipForBlock(&p, pos_end_))) {
+    return Fail("bad offset block");
+  }
+  pos_ptr_ = p;
+  ++ptr_block_;
+  return true;
+}
+
+bool PostingsEnum::DecodePosBlock() {
+  const uint64_t full_blocks = stats_.total_term_freq / kForBlockSize;
+  const uint8_t* p = pos_ptr_;
+  if (ptr_block_ < full_blocks) {
+    pos_n_ = kForBlockSize;
+    if (!DecodeForBlock(&p, pos_end_, pos_deltas_)) return Fail("bad position block");
+    if (has_payloads_) {
+      uint64_t blob = 0;
+      if (!DecodeForBlock(&p, pos_end_, payload_lengths_) || !DecodeVInt64(&p, pos_end_, &blob) ||
+          blob > static_cast<uint64_t>(pos_end_ - p)) {
+        return Fail("bad payload block");
+      }
+      payload_blob_ = {p, static_cast<size_t>(blob)};
+      p += blob;
+    }
+    if (has_offsets_ && (!DecodeForBlock(&p, pos_end_, start_deltas_) ||
+                         !DecodeForBlock(&p, pos_end_, offset_lengths_))) {
+      return Fail("bad offset block");
+    }
+  } else {
+    pos_n_ = stats_.total_term_freq % kForBlockSize;
+    // Tail: payload bytes are interleaved; gather their positions.
+    std::array<const uint8_t*, kForBlockSize> payload_at{};
+    for (size_t i = 0; i < pos_n_; ++i) {
+      if (!DecodeVInt32(&p, pos_end_, &pos_deltas_[i])) return Fail("truncated position tail");
+      if (has_payloads_) {
+        if (!DecodeVInt32(&p, pos_end_, &payload_lengths_[i]) ||
+            payload_lengths_[i] > static_cast<uint64_t>(pos_end_ - p)) {
+          return Fail("truncated payload tail");
+        }
+        payload_at[i] = p;
+        p += payload_lengths_[i];
+      }
+      if (has_offsets_ && (!DecodeVInt32(&p, pos_end_, &start_deltas_[i]) ||
+                           !DecodeVInt32(&p, pos_end_, &offset_lengths_[i]))) {
+        return Fail("truncated offset tail");
+      }
+    }
+    if (has_payloads_) {
+      // Payload views point straight into the file: starts are offsets from
+      // the first payload's byte; store them relative to pos_begin_.
+      for (size_t i = 0; i < pos_n_; ++i) {
+        payload_starts_[i] = static_cast<uint32_t>(payload_at[i] - pos_ptr_);
+      }
+      payload_blob_ = {pos_ptr_, static_cast<size_t>(p - pos_ptr_)};
+    }
+  }
+  if (has_payloads_ && ptr_block_ < full_blocks) {
+    uint64_t at = 0;
+    for (size_t i = 0; i < pos_n_; ++i) {
+      payload_starts_[i] = static_cast<uint32_t>(at);
+      at += payload_lengths_[i];
+    }
+    if (at != payload_blob_.size()) return Fail("payload lengths disagree with their bytes");
+  }
+  decoded_block_ = static_cast<int64_t>(ptr_block_);
+  pos_ptr_ = p;
+  ++ptr_block_;
+  return true;
+}
+
+bool PostingsEnum::SeekPosition(uint64_t index) {
+  const uint64_t block = index / kForBlockSize;
+  if (decoded_block_ == static_cast<int64_t>(block)) return true;
+  if (pos_ptr_ == nullptr || block < ptr_block_) return Fail("positions out of order");
+  while (ptr_block_ < block) {
+    if (!SkipPosBlock()) return false;
+  }
+  return DecodePosBlock();
+}
+
+bool PostingsEnum::NextPosition() {
+  if (!status_.ok() || !has_positions_ || doc_ == kNoMoreDocs || pos_read_ >= freq_) {
+    return false;
+  }
+  const uint64_t index = doc_pos_start_ + pos_read_;
+  if (index >= stats_.total_term_freq) return Fail("position index past the term's positions");
+  if (!SeekPosition(index)) return false;
+  const size_t i = index % kForBlockSize;
+  if (i >= pos_n_) return Fail("position index past its block");
+  if (pos_read_ == 0) {
+    position_ = 0;
+    start_offset_ = 0;
+  }
+  position_ += pos_deltas_[i];
+  if (has_payloads_) {
+    if (uint64_t{payload_starts_[i]} + payload_lengths_[i] > payload_blob_.size()) {
+      return Fail("payload past its block");
+    }
+    payload_ = {reinterpret_cast<const char*>(payload_blob_.data()) + payload_starts_[i],
+                payload_lengths_[i]};
+  }
+  if (has_offsets_) {
+    start_offset_ += start_deltas_[i];
+    end_offset_ = start_offset_ + offset_lengths_[i];
+  }
+  ++pos_read_;
+  return true;
+}
+
+// ---------------------------------------------------------------- dictionary
+
+absl::StatusOr<std::unique_ptr<TermsReader>> TermsReader::Open(Directory* dir,
+                                                               std::string_view segment,
+                                                               const SegmentId& id) {
+  const std::string name = SegmentFileName(segment, "tim");
+  auto r = std::make_unique<TermsReader>();
+  absl::StatusOr<IndexInput> in = dir->OpenInput(name);
+  if (!in.ok()) return in.status();
+  r->input_ = *in;
+  absl::StatusOr<uint32_t> version =
+      CheckHeader(*in, kTermsCodec, kSegmentFormatVersion, kSegmentFormatVersion, id);
+  if (!version.ok()) return version.status();
+  auto corrupt = [&name](const char* what) {
+    return absl::DataLossError(absl::StrCat(name, ": corrupt term dictionary file: ", what));
+  };
+  const uint64_t length = in->length();
+  if (length < kFooterLength + 8 + in->position()) return corrupt("too short");
+  const uint64_t payload_end = length - kFooterLength - 8;
+  if (!in->Seek(payload_end).ok()) return corrupt("bad length");
+  uint64_t directory_offset = 0;
+  if (!in->ReadFixed64(&directory_offset)) return corrupt("truncated directory offset");
+  if (directory_offset > payload_end || directory_offset < HeaderLength(kTermsCodec)) {
+    return corrupt("directory offset out of range");
+  }
+  if (!in->Seek(directory_offset).ok()) return corrupt("bad directory offset");
+  uint32_t count = 0;
+  if (!in->ReadVInt32(&count)) return corrupt("truncated field count");
+  const std::span<const uint8_t> bytes = in->bytes();
+  for (uint32_t i = 0; i < count; ++i) {
+    FieldTermsStats s;
+    uint64_t offset = 0;
+    uint64_t size = 0;
+    if (!in->ReadVInt32(&s.field_number) || !in->ReadVInt64(&offset) || !in->ReadVInt64(&size) ||
+        !in->ReadVInt64(&s.term_count) || !in->ReadVInt64(&s.sum_doc_freq) ||
+        !in->ReadVInt64(&s.sum_total_term_freq) || !in->ReadVInt32(&s.doc_count)) {
+      return corrupt("truncated field directory");
+    }
+    if (offset < HeaderLength(kTermsCodec) || offset > directory_offset ||
+        size > directory_offset - offset) {
+      return corrupt("field dictionary out of range");
+    }
+    absl::StatusOr<TermDictReader> dict = TermDictReader::Open(bytes.subspan(offset, size));
+    if (!dict.ok()) return dict.status();
+    if (dict->term_count() != s.term_count) return corrupt("term count disagrees");
+    if (!r->dicts_.emplace(s.field_number, std::make_unique<TermDictReader>(std::move(*dict)))
+             .second) {
+      return corrupt("field listed twice");
+    }
+    r->stats_.emplace(s.field_number, s);
+  }
+  if (in->position() != payload_end) return corrupt("bytes after the field directory");
+  return r;
+}
+
+const TermDictReader* TermsReader::Field(uint32_t number) const {
+  auto it = dicts_.find(number);
+  return it == dicts_.end() ? nullptr : it->second.get();
+}
+
+const FieldTermsStats* TermsReader::Stats(uint32_t number) const {
+  auto it = stats_.find(number);
+  return it == stats_.end() ? nullptr : &it->second;
+}
+
+std::vector<uint32_t> TermsReader::fields() const {
+  std::vector<uint32_t> out;
+  for (const auto& [number, dict] : dicts_) out.push_back(number);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+absl::Status TermsReader::CheckIntegrity() const { return VerifyChecksum(*input_).status(); }
+
+}  // namespace invert

@@ -1,0 +1,247 @@
+// Postings files of a segment: the term dictionaries (_N.tim), doc ids and
+// frequencies (_N.doc), and positions with payloads and offsets (_N.pos).
+// docs/format.md specifies every byte; in short:
+//
+// _N.doc, per term with doc_freq >= 2 (a term in one document keeps that doc
+// in its dictionary entry and writes nothing here), starting at
+// TermStats::doc_offset:
+//   full blocks of 128 docs, each:
+//     skip header: VInt(last_doc - previous block's last_doc (0 at first)),
+//                  VInt(block_bytes),
+//                  [VInt(freq_sum), VInt(pos_fp_delta)]       if positions
+//     block:       FOR(128 doc deltas) [FOR(128 freqs)]     (block_bytes long)
+//   then the < 128 remaining docs as VInts: with freqs
+//     VInt(delta << 1 | 1) if freq == 1 else VInt(delta << 1), VInt(freq);
+//     docs only: VInt(delta).
+//   Deltas are from the previous doc of the term (the first from 0).
+//   pos_fp_delta: how far the .pos pointer moves (from pos_offset, then from
+//   the previous header's) to the block holding the first position after
+//   this doc block; freq_sum: the positions in this block. With both a reader
+//   skips a doc block, and its positions, without decoding either.
+// _N.pos, per term (if positions), starting at TermStats::pos_offset: the
+//   term's positions over all its docs (position deltas restart at 0 in each
+//   doc), in blocks of 128:
+//     FOR(position deltas)
+//     [FOR(payload lengths), VInt(total payload bytes), payload bytes]  if payloads
+//     [FOR(start offset deltas), FOR(end - start)]                      if offsets
+//   then the < 128 remaining positions as VInts: delta, [length, bytes],
+//   [start delta, end - start]. Start offset deltas also restart per doc.
+// _N.tim: header, one term dictionary (codec/term_dict_writer.h) per inverted
+//   field, then the field directory: VInt count, per field VInt number,
+//   VLong offset, VLong length, VLong term_count, VLong sum_doc_freq,
+//   VLong sum_total_term_freq, VInt doc_count; then Fixed64 directory
+//   offset; footer.
+//
+// Thread safety: a writer is used by one thread; a TermsReader may be shared
+// (cursors and PostingsEnums are per thread).
+#ifndef INVERT_CODEC_POSTINGS_FORMAT_H_
+#define INVERT_CODEC_POSTINGS_FORMAT_H_
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "codec/field_info.h"
+#include "codec/for_block.h"
+#include "codec/term_dict_reader.h"
+#include "codec/term_dict_writer.h"
+#include "codec/term_stats.h"
+#include "invert/directory.h"
+#include "store/codec_util.h"
+#include "store/index_input.h"
+#include "store/index_output.h"
+
+namespace invert {
+
+struct FieldTermsStats {
+  uint32_t field_number = 0;
+  uint64_t term_count = 0;
+  uint64_t sum_doc_freq = 0;
+  uint64_t sum_total_term_freq = 0;
+  uint32_t doc_count = 0;  // documents with at least one term in the field
+};
+
+class PostingsWriter {
+ public:
+  static absl::StatusOr<std::unique_ptr<PostingsWriter>> Create(Directory* dir,
+                                                                std::string_view segment,
+                                                                const SegmentId& id);
+
+  // Fields in increasing number; terms in increasing unsigned byte order;
+  // per term: AddDoc for each doc (increasing), each followed by freq
+  // AddPosition calls (increasing positions) if the field has positions.
+  void StartField(const FieldInfo& field);
+  void StartTerm();
+  void AddDoc(uint32_t doc, uint32_t freq);
+  void AddPosition(uint32_t position, uint32_t start_offset, uint32_t end_offset,
+                   std::string_view payload);
+  absl::Status FinishTerm(std::string_view term);
+  // `doc_count`: documents having the field.
+  absl::Status FinishField(uint32_t doc_count);
+  // Writes the dictionary file and closes everything.
+  absl::Status Finish();
+
+  std::vector<std::string> file_names() const;
+  // Bytes written to .doc / .pos / .tim so far.
+  uint64_t doc_bytes() const { return doc_out_->file_pointer(); }
+  uint64_t pos_bytes() const { return pos_out_->file_pointer(); }
+
+ private:
+  PostingsWriter() = default;
+  void EmitDocBlock();
+  void EmitPosBlock();
+  void WriteDocTail();
+  void WritePosTail();
+
+  std::string segment_;
+  std::unique_ptr<IndexOutput> doc_out_;
+  std::unique_ptr<IndexOutput> pos_out_;
+  std::unique_ptr<IndexOutput> tim_out_;
+  uint64_t tim_payload_start_ = 0;
+  std::vector<std::pair<FieldTermsStats, std::pair<uint64_t, uint64_t>>> directory_;
+
+  // Current field.
+  FieldInfo field_;
+  bool has_freqs_ = false;
+  bool has_positions_ = false;
+  bool has_offsets_ = false;
+  bool has_payloads_ = false;
+  std::string dict_;
+  std::unique_ptr<TermDictWriter> dict_writer_;
+  FieldTermsStats field_stats_;
+
+  // Current term.
+  TermStats stats_;
+  uint32_t first_doc_ = 0;
+  uint32_t block_base_doc_ = 0;  // last doc of the previous doc block
+  uint32_t last_doc_ = 0;
+  std::array<uint32_t, kForBlockSize> docs_{};
+  std::array<uint32_t, kForBlockSize> freqs_{};
+  size_t doc_n_ = 0;
+  uint64_t last_skip_pos_fp_ = 0;
+  // Positions of the current pos block.
+  std::array<uint32_t, kForBlockSize> pos_deltas_{};
+  std::array<uint32_t, kForBlockSize> payload_lengths_{};
+  std::array<uint32_t, kForBlockSize> start_deltas_{};
+  std::array<uint32_t, kForBlockSize> offset_lengths_{};
+  std::string payload_bytes_;
+  size_t pos_n_ = 0;
+  uint32_t last_position_ = 0;
+  uint32_t last_start_ = 0;
+  uint32_t doc_positions_ = 0;  // positions added to the current doc
+  std::string scratch_;
+};
+
+// Iterates one term's postings. Reads are bounds-checked against the spans;
+// corrupt data ends the iteration with a DataLoss status().
+class PostingsEnum {
+ public:
+  static constexpr uint32_t kNoMoreDocs = UINT32_MAX;
+
+  // `doc_file` / `pos_file`: the whole .doc / .pos files.
+  PostingsEnum(std::span<const uint8_t> doc_file, std::span<const uint8_t> pos_file,
+               const TermStats& stats, const FieldType& type);
+
+  // Moves to the next doc; false at the end or on error (see status()).
+  bool NextDoc();
+  // Moves to the first doc >= target (never backwards); false if none.
+  // Skips whole blocks using their headers without decoding them.
+  bool Advance(uint32_t target);
+  uint32_t doc() const { return doc_; }
+  // 1 when the field does not index freqs.
+  uint32_t freq() const { return freq_; }
+
+  // Reads the current doc's next position. REQUIRES: positions indexed and
+  // fewer than freq() read in this doc. False on corrupt data.
+  bool NextPosition();
+  uint32_t position() const { return position_; }
+  uint32_t start_offset() const { return start_offset_; }
+  uint32_t end_offset() const { return end_offset_; }
+  std::string_view payload() const { return payload_; }
+
+  const absl::Status& status() const { return status_; }
+  // Doc blocks passed over by Advance() without being decoded.
+  uint64_t blocks_skipped() const { return blocks_skipped_; }
+
+ private:
+  bool Fail(const char* what);
+  bool LoadDocBlock();
+  bool ReadSkipHeader(uint32_t* last_delta, uint32_t* bytes, uint32_t* freq_sum,
+                      uint32_t* pos_fp_delta);
+  bool SeekPosition(uint64_t index);
+  bool DecodePosBlock();
+  bool SkipPosBlock();
+
+  const uint8_t* doc_begin_;
+  const uint8_t* doc_end_;
+  const uint8_t* pos_begin_;
+  const uint8_t* pos_end_;
+  const uint8_t* doc_ptr_ = nullptr;
+  TermStats stats_;
+  bool has_freqs_;
+  bool has_positions_;
+  bool has_offsets_;
+  bool has_payloads_;
+  absl::Status status_;
+
+  uint64_t docs_left_;  // docs not yet loaded into the buffer
+  std::array<uint32_t, kForBlockSize> docs_{};
+  std::array<uint32_t, kForBlockSize> freqs_{};
+  size_t buf_n_ = 0;
+  size_t buf_i_ = 0;
+  bool started_ = false;
+  uint32_t block_base_ = 0;
+  uint32_t doc_ = 0;
+  uint32_t freq_ = 0;
+  uint64_t blocks_skipped_ = 0;
+
+  // Positions: global index over the term's positions.
+  uint64_t pos_base_ = 0;             // index of the first position of the buffered doc block
+  uint64_t block_freq_total_ = 0;     // positions of the buffered doc block
+  uint64_t doc_pos_start_ = 0;        // index of the current doc's first position
+  uint32_t pos_read_ = 0;             // positions read in the current doc
+  uint64_t skip_pos_fp_ = 0;          // .pos offset (from pos_offset) after the last header read
+  const uint8_t* pos_ptr_ = nullptr;  // start of pos block ptr_block_
+  uint64_t ptr_block_ = 0;
+  int64_t decoded_block_ = -1;
+  size_t pos_n_ = 0;
+  std::array<uint32_t, kForBlockSize> pos_deltas_{};
+  std::array<uint32_t, kForBlockSize> payload_lengths_{};
+  std::array<uint32_t, kForBlockSize + 1> payload_starts_{};
+  std::array<uint32_t, kForBlockSize> start_deltas_{};
+  std::array<uint32_t, kForBlockSize> offset_lengths_{};
+  std::span<const uint8_t> payload_blob_;
+  uint32_t position_ = 0;
+  uint32_t start_offset_ = 0;
+  uint32_t end_offset_ = 0;
+  std::string_view payload_;
+};
+
+// The term dictionaries of a segment, over the mapped .tim file.
+class TermsReader {
+ public:
+  static absl::StatusOr<std::unique_ptr<TermsReader>> Open(Directory* dir, std::string_view segment,
+                                                           const SegmentId& id);
+  // The field's dictionary, or null if the field has no terms.
+  const TermDictReader* Field(uint32_t number) const;
+  const FieldTermsStats* Stats(uint32_t number) const;
+  std::vector<uint32_t> fields() const;
+  absl::Status CheckIntegrity() const;
+  const IndexInput& input() const { return *input_; }
+
+ private:
+  std::optional<IndexInput> input_;
+  absl::flat_hash_map<uint32_t, std::unique_ptr<TermDictReader>> dicts_;
+  absl::flat_hash_map<uint32_t, FieldTermsStats> stats_;
+};
+
+}  // namespace invert
+
+#endif  // INVERT_CODEC_POSTINGS_FORMAT_H_

@@ -1,0 +1,182 @@
+// FlushSegment: in-memory segment -> segment files.
+#include "index/segment_flush.h"
+
+#include <chrono>
+#include <random>
+#include <vector>
+
+#include "codec/field_infos_format.h"
+#include "codec/norms_format.h"
+#include "codec/postings_format.h"
+#include "codec/segment_files.h"
+#include "codec/stored_fields_format.h"
+#include "codec/term_vectors_format.h"
+#include "index/in_memory_postings.h"
+
+namespace invert {
+
+SegmentId NewSegmentId() {
+  static thread_local std::mt19937_64 rng = [] {
+    std::random_device device;
+    std::seed_seq seed{
+        device(), device(), device(), device(),
+        static_cast<unsigned>(std::chrono::steady_clock::now().time_since_epoch().count())};
+    return std::mt19937_64(seed);
+  }();
+  SegmentId id;
+  for (size_t i = 0; i < id.size(); i += 8) {
+    const uint64_t word = rng();
+    for (size_t j = 0; j < 8; ++j) id[i + j] = static_cast<uint8_t>(word >> (8 * j));
+  }
+  return id;
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+// Writes everything but the segment info; appends each created file to *files.
+absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view segment,
+                        const SegmentId& id, std::vector<std::string>* files, FlushStats* stats) {
+  const FieldInfos& infos = chain.field_infos();
+  std::vector<FieldInfo> fields(infos.all().begin(), infos.all().begin() + infos.size());
+  absl::StatusOr<std::string> fnm = WriteFieldInfos(dir, segment, id, fields);
+  if (!fnm.ok()) return fnm.status();
+  files->push_back(*fnm);
+
+  // Postings, field by field.
+  absl::StatusOr<std::unique_ptr<PostingsWriter>> postings =
+      PostingsWriter::Create(dir, segment, id);
+  if (!postings.ok()) return postings.status();
+  for (const std::string& name : (*postings)->file_names()) files->push_back(name);
+  PostingsWriter& pw = **postings;
+  std::vector<bool> has_field(chain.num_docs());
+  for (const FieldInfo& field : fields) {
+    const PostingsWriterPerField* p = chain.postings(field.number);
+    if (p == nullptr || p->terms().size() == 0) continue;
+    const auto sort_start = Clock::now();
+    const std::vector<uint32_t> ids = chain.SortTermIdsForFlush(field.number);
+    const auto write_start = Clock::now();
+    if (stats != nullptr)
+      stats->sort_seconds += std::chrono::duration<double>(write_start - sort_start).count();
+    std::fill(has_field.begin(), has_field.end(), false);
+    uint32_t doc_count = 0;
+    const bool positions = HasPositions(field.type.index_options);
+    pw.StartField(field);
+    for (uint32_t id : ids) {
+      pw.StartTerm();
+      InMemoryPostingsIterator it(*p, id);
+      while (it.NextDoc()) {
+        pw.AddDoc(it.doc(), it.freq());
+        if (!has_field[it.doc()]) {
+          has_field[it.doc()] = true;
+          ++doc_count;
+        }
+        if (positions) {
+          for (uint32_t i = 0; i < it.freq(); ++i) {
+            it.NextPosition();
+            pw.AddPosition(it.position(), it.start_offset(), it.end_offset(), it.payload());
+          }
+        }
+      }
+      if (absl::Status s = pw.FinishTerm(p->terms().term(id)); !s.ok()) return s;
+    }
+    if (stats != nullptr) {
+      stats->terms += ids.size();
+      stats->write_seconds += Seconds(write_start);
+    }
+    if (absl::Status s = pw.FinishField(doc_count); !s.ok()) return s;
+  }
+  if (absl::Status s = pw.Finish(); !s.ok()) return s;
+
+  // Norms.
+  std::vector<uint32_t> norm_fields;
+  for (const FieldInfo& field : fields) {
+    if (field.type.has_norms()) norm_fields.push_back(field.number);
+  }
+  absl::StatusOr<std::string> nvd =
+      WriteNorms(dir, segment, id, chain.num_docs(), norm_fields,
+                 [&chain](uint32_t field, uint32_t doc) { return chain.norm(field, doc); });
+  if (!nvd.ok()) return nvd.status();
+  files->push_back(*nvd);
+
+  // Stored fields.
+  absl::StatusOr<std::unique_ptr<StoredFieldsWriter>> stored =
+      StoredFieldsWriter::Create(dir, segment, id);
+  if (!stored.ok()) return stored.status();
+  for (const std::string& name : (*stored)->file_names()) files->push_back(name);
+  std::vector<StoredFieldValue> values;
+  for (uint32_t doc = 0; doc < chain.num_docs(); ++doc) {
+    values.clear();
+    for (const StoredValue& v : chain.StoredFields(doc))
+      values.push_back({v.field_number, v.value});
+    if (absl::Status s = (*stored)->AddDocument(values); !s.ok()) return s;
+  }
+  if (absl::Status s = (*stored)->Finish(); !s.ok()) return s;
+
+  // Term vectors.
+  absl::StatusOr<std::unique_ptr<TermVectorsWriter>> vectors =
+      TermVectorsWriter::Create(dir, segment, id);
+  if (!vectors.ok()) return vectors.status();
+  for (const std::string& name : (*vectors)->file_names()) files->push_back(name);
+  std::vector<TermVectorFieldData> doc_vectors;
+  for (uint32_t doc = 0; doc < chain.num_docs(); ++doc) {
+    doc_vectors.clear();
+    for (TermVectorField& f : chain.TermVectors(doc)) {
+      const FieldType& type = fields[f.field_number].type;
+      TermVectorFieldData data;
+      data.field_number = f.field_number;
+      data.has_positions = type.term_vector_positions;
+      data.has_offsets = type.term_vector_offsets;
+      data.has_payloads = type.term_vector_payloads;
+      data.terms.reserve(f.terms.size());
+      for (TermVectorTerm& t : f.terms) {
+        data.terms.push_back(TermVectorTermData{std::string(t.term), t.freq, std::move(t.positions),
+                                                std::move(t.start_offsets),
+                                                std::move(t.end_offsets), std::move(t.payloads)});
+      }
+      doc_vectors.push_back(std::move(data));
+    }
+    if (absl::Status s = (*vectors)->AddDocument(doc_vectors); !s.ok()) return s;
+  }
+  return (*vectors)->Finish();
+}
+
+}  // namespace
+
+absl::StatusOr<SegmentInfo> FlushSegment(IndexingChain& chain, Directory* dir,
+                                         std::string_view segment_name, FlushStats* stats) {
+  SegmentInfo info;
+  info.name = std::string(segment_name);
+  info.id = NewSegmentId();
+  info.doc_count = chain.num_docs();
+  info.term_bytes_layout = std::string(TermBytesLayoutName(chain.layout()));
+  info.created_by = "invert 0.1.0";
+  std::vector<std::string> files;
+  absl::Status status = WriteFiles(chain, dir, segment_name, info.id, &files, stats);
+  if (status.ok()) {
+    for (const std::string& f : files) info.files.push_back(SegmentFile{f, 0, 0});
+    absl::StatusOr<std::string> si = WriteSegmentInfo(dir, &info);
+    if (si.ok()) {
+      files.push_back(*si);
+      status = dir->Sync(files);
+    } else {
+      status = si.status();
+      files.push_back(SegmentFileName(segment_name, "si"));
+    }
+  }
+  if (!status.ok()) {
+    for (const std::string& f : files) (void)dir->DeleteFile(f);
+    return status;
+  }
+  if (stats != nullptr) {
+    for (const SegmentFile& f : info.files) stats->bytes_written += f.length;
+  }
+  return info;
+}
+
+}  // namespace invert

@@ -1,0 +1,237 @@
+// Tests of the postings files (PostingsWriter, PostingsEnum, TermsReader)
+// against a std::map model: random terms with random postings for every
+// index option, read back by NextDoc and by Advance (which must skip blocks
+// by their headers), positions read for some docs and not others; and
+// damaged files give errors, never crashes.
+#include "codec/postings_format.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "scratch_dir.h"
+#include "test_seed.h"
+#include "util/random.h"
+
+namespace invert {
+namespace {
+
+struct Pos {
+  uint32_t position, start, end;
+  std::string payload;
+  bool operator==(const Pos&) const = default;
+};
+struct Doc {
+  uint32_t doc, freq;
+  std::vector<Pos> positions;
+};
+using Model = std::map<std::string, std::vector<Doc>>;
+
+Model RandomModel(Random& rng, const FieldType& type, uint32_t max_doc) {
+  Model model;
+  const size_t terms = rng.Range(1, 60);
+  for (size_t t = 0; t < terms; ++t) {
+    std::string term(rng.Range(0, 8), 'a');
+    for (char& c : term) c = static_cast<char>(rng.Uniform(256));
+    // Posting list sizes around every block boundary.
+    const uint64_t kind = rng.Uniform(6);
+    size_t n = kind == 0   ? 1
+               : kind == 1 ? rng.Range(2, 127)
+               : kind == 2 ? 128
+               : kind == 3 ? 129
+               : kind == 4 ? 256
+                           : rng.Range(300, 1500);
+    n = std::min<size_t>(n, max_doc);
+    std::vector<Doc> docs;
+    uint32_t doc = static_cast<uint32_t>(rng.Uniform(3));
+    for (size_t i = 0; i < n && doc < max_doc; ++i) {
+      Doc d{doc,
+            HasFreqs(type.index_options)
+                ? static_cast<uint32_t>(rng.Bernoulli(0.7) ? 1 : rng.Range(2, 6))
+                : 1,
+            {}};
+      if (HasPositions(type.index_options)) {
+        uint32_t position = static_cast<uint32_t>(rng.Uniform(5));
+        uint32_t start = static_cast<uint32_t>(rng.Uniform(5));
+        for (uint32_t f = 0; f < d.freq; ++f) {
+          Pos p{position, 0, 0, ""};
+          if (HasOffsets(type.index_options)) {
+            p.start = start;
+            p.end = start + static_cast<uint32_t>(rng.Uniform(9));
+            start += static_cast<uint32_t>(rng.Uniform(20));
+          }
+          if (type.payloads && rng.Bernoulli(0.4)) {
+            p.payload.resize(rng.Range(1, 5));
+            for (char& c : p.payload) c = static_cast<char>(rng.Uniform(256));
+          }
+          d.positions.push_back(p);
+          position += static_cast<uint32_t>(rng.Uniform(1000));
+        }
+      }
+      docs.push_back(d);
+      doc += static_cast<uint32_t>(rng.Bernoulli(0.5) ? 1 : rng.Range(2, 40));
+    }
+    if (!docs.empty()) model[term] = docs;
+  }
+  return model;
+}
+
+FieldType TypeFor(IndexOptions options, bool payloads) {
+  FieldType t = FieldType::Text();
+  t.index_options = options;
+  t.payloads = payloads;
+  return t;
+}
+
+void Write(Directory* dir, const SegmentId& id,
+           const std::vector<std::pair<FieldInfo, Model>>& fields) {
+  auto writer = PostingsWriter::Create(dir, "_0", id);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  for (const auto& [info, model] : fields) {
+    (*writer)->StartField(info);
+    for (const auto& [term, docs] : model) {
+      (*writer)->StartTerm();
+      for (const Doc& d : docs) {
+        (*writer)->AddDoc(d.doc, d.freq);
+        for (const Pos& p : d.positions)
+          (*writer)->AddPosition(p.position, p.start, p.end, p.payload);
+      }
+      ASSERT_TRUE((*writer)->FinishTerm(term).ok());
+    }
+    ASSERT_TRUE((*writer)->FinishField(7).ok());
+  }
+  ASSERT_TRUE((*writer)->Finish().ok());
+}
+
+std::span<const uint8_t> Body(const IndexInput& in) {
+  return in.bytes().first(in.length() - kFooterLength);
+}
+
+TEST(PostingsFormatTest, RoundTripsEveryOptionAndSkipsBlocks) {
+  Random rng(testing::TestSeed(4242));
+  testing::ScratchDir scratch;
+  auto dir = scratch.Open();
+  SegmentId id{};
+  id[0] = 7;
+  std::vector<std::pair<FieldInfo, Model>> fields;
+  uint32_t number = 0;
+  for (IndexOptions o :
+       {IndexOptions::kDocs, IndexOptions::kDocsAndFreqs, IndexOptions::kDocsAndFreqsAndPositions,
+        IndexOptions::kDocsAndFreqsAndPositionsAndOffsets}) {
+    for (bool payloads : {false, true}) {
+      if (payloads && !HasPositions(o)) continue;
+      const FieldType type = TypeFor(o, payloads);
+      fields.push_back(
+          {FieldInfo{"f" + std::to_string(number), number, type}, RandomModel(rng, type, 60000)});
+      ++number;
+    }
+  }
+  Write(dir.get(), id, fields);
+  auto terms = TermsReader::Open(dir.get(), "_0", id);
+  ASSERT_TRUE(terms.ok()) << terms.status();
+  ASSERT_TRUE((*terms)->CheckIntegrity().ok());
+  auto doc_in = dir->OpenInput("_0.doc");
+  auto pos_in = dir->OpenInput("_0.pos");
+  ASSERT_TRUE(doc_in.ok() && pos_in.ok());
+  uint64_t skipped = 0;
+  for (const auto& [info, model] : fields) {
+    const TermDictReader* dict = (*terms)->Field(info.number);
+    ASSERT_NE(dict, nullptr);
+    EXPECT_EQ(dict->term_count(), model.size());
+    TermDictCursor cursor = dict->NewCursor();
+    for (const auto& [term, docs] : model) {
+      auto found = cursor.SeekExact(term);
+      ASSERT_TRUE(found.ok() && *found) << term;
+      EXPECT_EQ(cursor.stats().doc_freq, docs.size());
+      // Full iteration, reading positions of every other doc.
+      PostingsEnum e(Body(*doc_in), Body(*pos_in), cursor.stats(), info.type);
+      for (size_t i = 0; i < docs.size(); ++i) {
+        ASSERT_TRUE(e.NextDoc()) << e.status();
+        ASSERT_EQ(e.doc(), docs[i].doc);
+        ASSERT_EQ(e.freq(), docs[i].freq);
+        if (HasPositions(info.type.index_options) && i % 2 == 0) {
+          for (const Pos& p : docs[i].positions) {
+            ASSERT_TRUE(e.NextPosition()) << e.status();
+            ASSERT_EQ(e.position(), p.position);
+            if (HasOffsets(info.type.index_options)) {
+              ASSERT_EQ(e.start_offset(), p.start);
+              ASSERT_EQ(e.end_offset(), p.end);
+            }
+            if (info.type.payloads) ASSERT_EQ(e.payload(), p.payload);
+          }
+        }
+      }
+      ASSERT_FALSE(e.NextDoc());
+      ASSERT_TRUE(e.status().ok()) << e.status();
+      // Advance to random targets, then check the positions there.
+      PostingsEnum a(Body(*doc_in), Body(*pos_in), cursor.stats(), info.type);
+      size_t at = 0;
+      while (at < docs.size()) {
+        const uint32_t target =
+            docs[at].doc + static_cast<uint32_t>(rng.Uniform(rng.Bernoulli(0.2) ? 20000 : 400));
+        while (at < docs.size() && docs[at].doc < target) ++at;
+        const bool ok = a.Advance(target);
+        ASSERT_EQ(ok, at < docs.size()) << a.status();
+        if (!ok) break;
+        ASSERT_EQ(a.doc(), docs[at].doc);
+        ASSERT_EQ(a.freq(), docs[at].freq);
+        for (const Pos& p : docs[at].positions) {
+          ASSERT_TRUE(a.NextPosition()) << a.status();
+          ASSERT_EQ(a.position(), p.position);
+          if (info.type.payloads) ASSERT_EQ(a.payload(), p.payload);
+        }
+        ++at;
+      }
+      ASSERT_TRUE(a.status().ok()) << a.status();
+      skipped += a.blocks_skipped();
+    }
+  }
+  EXPECT_GT(skipped, 0u) << "Advance never used the skip headers";
+}
+
+TEST(PostingsFormatTest, DamagedPostingsNeverCrash) {
+  Random rng(testing::TestSeed(4343));
+  testing::ScratchDir scratch;
+  auto dir = scratch.Open();
+  SegmentId id{};
+  const FieldType type = TypeFor(IndexOptions::kDocsAndFreqsAndPositionsAndOffsets, true);
+  std::vector<std::pair<FieldInfo, Model>> fields = {
+      {FieldInfo{"f", 0, type}, RandomModel(rng, type, 3000)}};
+  Write(dir.get(), id, fields);
+  auto terms = TermsReader::Open(dir.get(), "_0", id);
+  ASSERT_TRUE(terms.ok());
+  auto doc_in = dir->OpenInput("_0.doc");
+  auto pos_in = dir->OpenInput("_0.pos");
+  std::vector<uint8_t> doc(Body(*doc_in).begin(), Body(*doc_in).end());
+  std::vector<uint8_t> pos(Body(*pos_in).begin(), Body(*pos_in).end());
+  const Model& model = fields[0].second;
+  TermDictCursor cursor = (*terms)->Field(0)->NewCursor();
+  std::vector<TermStats> all;
+  while (*cursor.Next()) all.push_back(cursor.stats());
+  size_t errors = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::vector<uint8_t> d = doc, p = pos;
+    std::vector<uint8_t>& target = rng.Bernoulli(0.5) ? d : p;
+    if (target.empty()) continue;
+    if (rng.Bernoulli(0.5)) {
+      target[rng.Uniform(target.size())] ^= static_cast<uint8_t>(1 + rng.Uniform(255));
+    } else {
+      target.resize(rng.Uniform(target.size()));
+    }
+    for (const TermStats& stats : all) {
+      PostingsEnum e(d, p, stats, type);
+      uint64_t steps = 0;
+      while (steps++ < 100000 && (rng.Bernoulli(0.5) ? e.NextDoc() : e.Advance(e.doc() + 3))) {
+        while (e.NextPosition()) {
+        }
+      }
+      if (!e.status().ok()) ++errors;
+    }
+  }
+  EXPECT_GT(errors, 0u);
+  (void)model;
+}
+
+}  // namespace
+}  // namespace invert
