@@ -1,6 +1,25 @@
 #!/usr/bin/env bash
-# The main job: builds invert and runs a short terms-hash benchmark (light
-# sizes, 3 interleaved repetitions), printing the shared-vs-separate table.
+# The main job: builds invert, indexes the bundled sample corpus
+# (data/sample.lines, Wikipedia-like line documents; or the file given as the
+# first argument), verifies the index with invert-check, and shows one term
+# with invert-dump. Extra arguments after the corpus go to invert-index
+# (e.g. --threads 2 --layout shared --term-vectors).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec bash scripts/bench_terms_hash.sh --quick "$@"
+bash scripts/setup.sh
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$(nproc)" --target invert-index invert-check invert-dump >/dev/null
+
+corpus="${1:-data/sample.lines}"
+[ $# -gt 0 ] && shift
+index="build/sample-index"
+rm -rf "$index"
+bin=build/release/tools
+echo "== invert-index $corpus"
+"$bin/index/invert-index" "$corpus" --index "$index" "$@"
+echo
+echo "== invert-check $index"
+"$bin/check/invert-check" "$index"
+echo
+echo "== invert-dump $index --field body --term bur"
+"$bin/dump/invert-dump" "$index" --field body --term bur --limit 3

@@ -1,0 +1,257 @@
+// CheckIndex: checksums plus every structural invariant.
+#include "index/index_checker.h"
+
+#include <algorithm>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "index/index_reader.h"
+#include "index/indexing_chain.h"
+#include "util/absl_compat.h"
+#include "util/radix_sort.h"
+
+namespace invert {
+
+namespace {
+
+constexpr size_t kMaxProblems = 50;
+
+class Checker {
+ public:
+  explicit Checker(CheckReport* report) : report_(report) {}
+
+  void Problem(std::string what) {
+    report_->ok = false;
+    if (report_->problems.size() < kMaxProblems) report_->problems.push_back(std::move(what));
+  }
+
+  void CheckSegment(const SegmentReader& seg) {
+    const std::string& name = seg.info().name;
+    if (absl::Status s = seg.CheckIntegrity(); !s.ok()) {
+      Problem(absl::StrCat(name, ": ", s.message()));
+      return;
+    }
+    for (const SegmentFile& f : seg.info().files) {
+      report_->index_bytes += f.length;
+      if (f.name.ends_with(".doc")) report_->doc_file_bytes += f.length;
+      if (f.name.ends_with(".pos")) report_->pos_file_bytes += f.length;
+    }
+    const uint32_t docs = seg.doc_count();
+    // docs_with_field[field][doc]
+    std::vector<std::vector<bool>> has_field(seg.fields().size());
+    for (const FieldInfo& field : seg.fields()) {
+      if (field.type.indexed()) CheckField(seg, field, &has_field[field.number]);
+    }
+    for (const FieldInfo& field : seg.fields()) {
+      if (!field.type.has_norms()) continue;
+      if (!seg.HasNorms(field.number)) {
+        Problem(absl::StrCat(name, ": field ", field.name, " has no norms"));
+        continue;
+      }
+      for (uint32_t doc = 0; doc < docs; ++doc) {
+        const bool present = !has_field[field.number].empty() && has_field[field.number][doc];
+        if (present && seg.Norm(field.number, doc) == 0) {
+          Problem(absl::StrCat(name, ": doc ", doc, " has terms in ", field.name, " but norm 0"));
+          break;
+        }
+      }
+    }
+    for (uint32_t doc = 0; doc < docs; ++doc) {
+      absl::StatusOr<std::vector<StoredField>> stored = seg.stored_fields().Document(doc);
+      if (!stored.ok()) {
+        Problem(absl::StrCat(name, ": stored fields of doc ", doc, ": ", stored.status().message()));
+        break;
+      }
+      for (const StoredField& f : *stored) {
+        if (f.field_number >= seg.fields().size() || !seg.fields()[f.field_number].type.stored) {
+          Problem(absl::StrCat(name, ": doc ", doc, " stores field ", f.field_number,
+                               " which is not a stored field"));
+        }
+      }
+      CheckVectors(seg, doc);
+    }
+  }
+
+ private:
+  void CheckField(const SegmentReader& seg, const FieldInfo& field, std::vector<bool>* has_field) {
+    const std::string where = absl::StrCat(seg.info().name, " field ", field.name);
+    const TermDictReader* dict = seg.Terms(field.number);
+    if (dict == nullptr) return;
+    const FieldTermsStats* stats = seg.TermsStats(field.number);
+    const uint32_t docs = seg.doc_count();
+    has_field->assign(docs, false);
+    const bool freqs = HasFreqs(field.type.index_options);
+    const bool positions = HasPositions(field.type.index_options);
+    const bool offsets = HasOffsets(field.type.index_options);
+    FieldCheckStats& out = report_->fields[field.name];
+    uint64_t terms = 0, sum_df = 0, sum_ttf = 0;
+    std::string previous;
+    TermDictCursor cursor = dict->NewCursor();
+    for (;;) {
+      absl::StatusOr<bool> next = cursor.Next();
+      if (!next.ok()) {
+        Problem(absl::StrCat(where, ": ", next.status().message()));
+        return;
+      }
+      if (!*next) break;
+      const std::string_view term = cursor.term();
+      if (terms > 0 && CompareFrom(previous, term, 0) >= 0) {
+        Problem(absl::StrCat(where, ": terms out of order at \"", absl::CEscape(Sv(term)), "\""));
+      }
+      previous.assign(term);
+      ++terms;
+      const TermStats& ts = cursor.stats();
+      PostingsEnum it = seg.Postings(field.number, ts);
+      uint64_t df = 0, ttf = 0;
+      int64_t last_doc = -1;
+      while (it.NextDoc()) {
+        if (it.doc() >= docs || static_cast<int64_t>(it.doc()) <= last_doc) {
+          Problem(absl::StrCat(where, " term \"", absl::CEscape(Sv(term)), "\": doc ", it.doc(),
+                               " out of range or order"));
+          break;
+        }
+        last_doc = it.doc();
+        (*has_field)[it.doc()] = true;
+        ++df;
+        ttf += it.freq();
+        if (it.freq() == 0) Problem(absl::StrCat(where, ": zero freq"));
+        if (positions) {
+          uint32_t last_pos = 0, last_start = 0;
+          for (uint32_t i = 0; i < it.freq(); ++i) {
+            if (!it.NextPosition()) {
+              Problem(absl::StrCat(where, " term \"", absl::CEscape(Sv(term)), "\" doc ", it.doc(),
+                                   ": fewer positions than its freq"));
+              break;
+            }
+            if ((i > 0 && it.position() < last_pos) || it.position() > IndexingChain::kMaxPosition) {
+              Problem(absl::StrCat(where, ": positions out of order"));
+            }
+            if (offsets && ((i > 0 && it.start_offset() < last_start) ||
+                            it.end_offset() < it.start_offset())) {
+              Problem(absl::StrCat(where, ": offsets out of order"));
+            }
+            last_pos = it.position();
+            last_start = it.start_offset();
+          }
+        }
+      }
+      if (!it.status().ok()) {
+        Problem(absl::StrCat(where, " term \"", absl::CEscape(Sv(term)), "\": ", it.status().message()));
+      }
+      if (df != ts.doc_freq) {
+        Problem(absl::StrCat(where, " term \"", absl::CEscape(Sv(term)), "\": doc freq ", ts.doc_freq,
+                             " but ", df, " postings"));
+      }
+      if (freqs && ttf != ts.total_term_freq) {
+        Problem(absl::StrCat(where, " term \"", absl::CEscape(Sv(term)), "\": total term freq ",
+                             ts.total_term_freq, " but freqs sum to ", ttf));
+      }
+      sum_df += ts.doc_freq;
+      sum_ttf += ts.total_term_freq;
+    }
+    const uint64_t field_docs = std::count(has_field->begin(), has_field->end(), true);
+    if (stats == nullptr || stats->term_count != terms || stats->sum_doc_freq != sum_df ||
+        stats->sum_total_term_freq != sum_ttf || stats->doc_count != field_docs) {
+      Problem(absl::StrCat(where, ": field statistics disagree with the postings"));
+    }
+    out.terms += terms;
+    out.postings += sum_df;
+    if (positions) out.positions += sum_ttf;
+  }
+
+  void CheckVectors(const SegmentReader& seg, uint32_t doc) {
+    absl::StatusOr<std::vector<TermVectorFieldData>> vectors = seg.term_vectors().Get(doc);
+    if (!vectors.ok()) {
+      Problem(absl::StrCat(seg.info().name, ": term vectors of doc ", doc, ": ",
+                           vectors.status().message()));
+      return;
+    }
+    for (const TermVectorFieldData& f : *vectors) {
+      if (f.field_number >= seg.fields().size() || !seg.fields()[f.field_number].type.term_vectors) {
+        Problem(absl::StrCat(seg.info().name, ": doc ", doc, " has term vectors for field ",
+                             f.field_number, " which has none"));
+        continue;
+      }
+      const TermDictReader* dict = seg.Terms(f.field_number);
+      if (dict == nullptr) {
+        Problem(absl::StrCat(seg.info().name, ": term vectors for a field without terms"));
+        continue;
+      }
+      TermDictCursor cursor = dict->NewCursor();
+      for (const TermVectorTermData& t : f.terms) {
+        absl::StatusOr<bool> found = cursor.SeekExact(t.term);
+        if (!found.ok() || !*found) {
+          Problem(absl::StrCat(seg.info().name, ": doc ", doc, " vector term \"",
+                               absl::CEscape(t.term), "\" is not in the term dictionary"));
+          continue;
+        }
+        PostingsEnum it = seg.Postings(f.field_number, cursor.stats());
+        if (!it.Advance(doc) || it.doc() != doc) {
+          Problem(absl::StrCat(seg.info().name, ": doc ", doc, " vector term \"",
+                               absl::CEscape(t.term), "\" has no posting for the doc"));
+        } else if (HasFreqs(seg.fields()[f.field_number].type.index_options) &&
+                   it.freq() != t.freq) {
+          Problem(absl::StrCat(seg.info().name, ": doc ", doc, " vector term \"",
+                               absl::CEscape(t.term), "\" freq differs from the postings"));
+        }
+      }
+    }
+  }
+
+  CheckReport* report_;
+};
+
+}  // namespace
+
+CheckReport CheckIndex(Directory* dir) {
+  CheckReport report;
+  absl::StatusOr<std::unique_ptr<IndexReader>> reader = IndexReader::Open(dir);
+  if (!reader.ok()) {
+    report.ok = false;
+    report.problems.push_back(std::string(reader.status().message()));
+    return report;
+  }
+  for (const std::string& skipped : (*reader)->skipped_commits()) {
+    report.notes.push_back(absl::StrCat("passed over damaged commit point ", skipped));
+  }
+  report.generation = (*reader)->commit().generation;
+  report.segments = (*reader)->segment_count();
+  report.docs = (*reader)->doc_count();
+  Checker checker(&report);
+  for (size_t i = 0; i < (*reader)->segment_count(); ++i) checker.CheckSegment((*reader)->segment(i));
+  return report;
+}
+
+std::string FormatCheckReport(const CheckReport& r) {
+  std::string out = absl::StrFormat("commit generation %d: %d segments, %d documents, %d bytes\n",
+                                    r.generation, r.segments, r.docs, r.index_bytes);
+  for (const std::string& note : r.notes) absl::StrAppend(&out, "note: ", note, "\n");
+  uint64_t postings = 0, positions = 0;
+  absl::StrAppend(&out, absl::StrFormat("%-20s %14s %14s %14s\n", "field", "terms", "postings",
+                                        "positions"));
+  for (const auto& [name, f] : r.fields) {
+    absl::StrAppend(&out, absl::StrFormat("%-20s %14d %14d %14d\n", name, f.terms, f.postings,
+                                          f.positions));
+    postings += f.postings;
+    positions += f.positions;
+  }
+  if (postings > 0) {
+    absl::StrAppend(&out, absl::StrFormat("doc file: %.2f bytes per posting; ", 1.0 * r.doc_file_bytes / postings));
+  }
+  if (positions > 0) {
+    absl::StrAppend(&out, absl::StrFormat("pos file: %.2f bytes per position; ", 1.0 * r.pos_file_bytes / positions));
+  }
+  if (postings > 0) {
+    absl::StrAppend(&out, absl::StrFormat("whole index: %.2f bytes per posting\n", 1.0 * r.index_bytes / postings));
+  }
+  if (r.ok) {
+    absl::StrAppend(&out, "OK: every checksum and invariant holds\n");
+  } else {
+    absl::StrAppend(&out, "BROKEN: ", r.problems.size(), " problem(s)\n");
+    for (const std::string& p : r.problems) absl::StrAppend(&out, "  ", p, "\n");
+  }
+  return out;
+}
+
+}  // namespace invert
