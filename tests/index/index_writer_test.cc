@@ -18,6 +18,7 @@
 
 #include "gtest/gtest.h"
 #include "index/in_memory_postings.h"
+#include "index/index_checker.h"
 #include "index/index_reader.h"
 #include "index/indexing_chain.h"
 #include "index/random_docs.h"
@@ -398,6 +399,34 @@ TEST(IndexWriterTest, ConcurrentAddsAndCommits) {
     }
   }
   EXPECT_TRUE(got == expected);
+}
+
+TEST(IndexWriterTest, CheckerPassesSoundIndexAndNamesDamage) {
+  Random rng(testing::TestSeed(8181));
+  const Corpus corpus = MakeCorpus(rng, 30);
+  testing::ScratchDir scratch;
+  auto dir = scratch.Open();
+  ASSERT_TRUE(IndexAndCommit(dir.get(), corpus, 0, 30).ok());
+  CheckReport report = CheckIndex(dir.get());
+  ASSERT_TRUE(report.ok) << FormatCheckReport(report);
+  EXPECT_EQ(report.docs, 30u);
+  EXPECT_GT(report.fields["body"].postings, 0u);
+  // Damage one byte in the middle of the doc file.
+  const std::string path = scratch.path() + "/_0.doc";
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  bytes[bytes.size() / 2] ^= 0x20;
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  }
+  report = CheckIndex(dir.get());
+  EXPECT_FALSE(report.ok);
+  ASSERT_FALSE(report.problems.empty());
+  EXPECT_NE(report.problems[0].find("_0.doc"), std::string::npos) << report.problems[0];
 }
 
 }  // namespace
