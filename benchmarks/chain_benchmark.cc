@@ -11,6 +11,7 @@
 #include <malloc.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <cstdlib>
 #include <memory>
 #include <string>
@@ -18,6 +19,8 @@
 
 #include "index/indexing_chain.h"
 #include "index/line_doc_schema.h"
+#include "index/segment_flush.h"
+#include "invert/directory.h"
 #include "invert/analysis.h"
 #include "invert/line_docs.h"
 
@@ -126,7 +129,67 @@ void BM_Chain(benchmark::State& state, TermBytesLayout layout, bool pre_analyzed
   state.counters["tokens"] = tokens;
 }
 
+// Flush alone: the chain is filled outside the timing; each iteration sorts
+// every field's terms and writes all segment files to a scratch directory
+// (page cache; fsync included, as in a real flush).
+void BM_Flush(benchmark::State& state, TermBytesLayout layout, bool term_vectors) {
+  const Corpus& corpus = GetCorpus();
+  LineDocSchemaOptions schema_options;
+  schema_options.body_term_vectors = term_vectors;
+  const LineDocSchema schema(schema_options);
+  char pattern[] = "/tmp/invert_flush_bench_XXXXXX";
+  const std::string path = mkdtemp(pattern);
+  auto dir = FSDirectory::Open(path, false);
+  if (!dir.ok()) {
+    state.SkipWithError("cannot open scratch directory");
+    return;
+  }
+  uint64_t bytes = 0;
+  uint64_t terms = 0;
+  int segment = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    IndexingChainOptions options;
+    options.layout = layout;
+    auto chain = std::make_unique<IndexingChain>(options);
+    Document doc;
+    for (const Corpus::Doc& d : corpus.docs) {
+      schema.Build(d.id, d.title, d.date, d.body, &doc);
+      (void)chain->AddDocument(doc);
+    }
+    const std::string name = "_" + std::to_string(segment++);
+    state.ResumeTiming();
+    FlushStats stats;
+    auto info = FlushSegment(*chain, dir->get(), name, &stats);
+    state.PauseTiming();
+    if (!info.ok()) state.SkipWithError("flush failed");
+    bytes = stats.bytes_written;
+    terms = stats.terms;
+    chain.reset();
+    for (const auto& f : info->files) (void)(*dir)->DeleteFile(f.name);
+    (void)(*dir)->DeleteFile(name + ".si");
+    state.ResumeTiming();
+  }
+  state.counters["MB_written_per_s"] = benchmark::Counter(
+      static_cast<double>(bytes) / 1e6, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["ms_per_million_terms"] = benchmark::Counter(
+      static_cast<double>(terms) / 1e6 / 1e3,
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+  state.counters["terms"] = static_cast<double>(terms);
+  state.counters["segment_bytes"] = static_cast<double>(bytes);
+  std::filesystem::remove_all(path);
+}
+
 void RegisterAll() {
+  for (TermBytesLayout layout : {TermBytesLayout::kShared, TermBytesLayout::kSeparate}) {
+    for (bool tv : {false, true}) {
+      const std::string name = std::string("flush/") + std::string(TermBytesLayoutName(layout)) +
+                               (tv ? "/tv" : "/notv");
+      benchmark::RegisterBenchmark(name.c_str(), BM_Flush, layout, tv)
+          ->Unit(benchmark::kMillisecond)
+          ->UseRealTime();
+    }
+  }
   for (TermBytesLayout layout : {TermBytesLayout::kShared, TermBytesLayout::kSeparate}) {
     for (bool pre : {false, true}) {
       for (bool tv : {false, true}) {
