@@ -251,6 +251,11 @@ void BM_TvWrite(benchmark::State& state, CompressionCodec codec) {
   }
   const double docs = static_cast<double>(corpus.vectors.size());
   state.counters["bytes_per_doc"] = static_cast<double>(bytes) / docs;
+  double terms = 0;
+  for (const auto& doc : corpus.vectors) {
+    for (const TermVectorFieldData& f : doc) terms += static_cast<double>(f.terms.size());
+  }
+  state.counters["terms_per_doc"] = terms / docs;
   state.counters["ratio_vs_none"] =
       static_cast<double>(VectorsNoneBytes()) / static_cast<double>(bytes);
   state.counters["docs_per_s"] =

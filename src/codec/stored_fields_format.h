@@ -187,6 +187,7 @@ class DocBlockReader {
   // The data file's input (prefetch policy and counters). Not while other
   // threads read.
   IndexInput& data_input() { return data_; }
+  const IndexInput& data_input() const { return data_; }
 
  private:
   struct DecodedBlock {
@@ -290,7 +291,10 @@ class StoredFieldsReader {
   absl::Status CheckIntegrity() const { return blocks_->CheckIntegrity(); }
   uint32_t num_docs() const { return blocks_->num_docs(); }
   size_t block_count() const { return blocks_->block_count(); }
+  // The data file's input: prefetch policy and counters (not while other
+  // threads read).
   IndexInput& data_input() { return blocks_->data_input(); }
+  const IndexInput& data_input() const { return blocks_->data_input(); }
 
  private:
   explicit StoredFieldsReader(std::unique_ptr<internal::DocBlockReader> blocks)

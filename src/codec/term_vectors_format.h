@@ -142,7 +142,10 @@ class TermVectorsReader {
   absl::Status CheckIntegrity() const { return blocks_->CheckIntegrity(); }
   uint32_t num_docs() const { return blocks_->num_docs(); }
   size_t block_count() const { return blocks_->block_count(); }
+  // The data file's input: prefetch policy and counters (not while other
+  // threads read).
   IndexInput& data_input() { return blocks_->data_input(); }
+  const IndexInput& data_input() const { return blocks_->data_input(); }
 
  private:
   explicit TermVectorsReader(std::unique_ptr<internal::DocBlockReader> blocks)

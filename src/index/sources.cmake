@@ -12,6 +12,7 @@ target_sources(invert PRIVATE
 )
 target_link_libraries(invert PUBLIC absl::flat_hash_map absl::str_format)
 target_sources(invert PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/in_memory_segment.cc
   ${CMAKE_CURRENT_LIST_DIR}/index_checker.cc
   ${CMAKE_CURRENT_LIST_DIR}/index_reader.cc
   ${CMAKE_CURRENT_LIST_DIR}/index_writer.cc

@@ -1,0 +1,515 @@
+// LuceneIndexer: the Lucene 8.8 peer of invert-index for the end-to-end
+// benchmark (docs/benchmarks-e2e.md). It indexes luceneutil-style line
+// documents (title<TAB>date<TAB>body, optional FIELDS_HEADER_INDICATOR### first
+// line) with the same fields, analysis and flush policy as invert-index, and
+// prints one JSON line with the same keys.
+//
+//   java -cp build/peers/classes:<lucene-core jar> LuceneIndexer INPUT --index DIR
+//        [--threads N] [--ram-mb M] [--term-vectors] [--max-docs N] [--json]
+//
+// Fields (as src/index/line_doc_schema.h):
+//   id     StringField, stored: the header's `id` column, else the 1-based
+//          physical line number (the header, when present, is line 1)
+//   title  TextField, stored (docs, freqs, positions, norms)
+//   date   StoredField (string)
+//   body   TextField, not stored (docs, freqs, positions, norms); with
+//          --term-vectors also term vectors with positions and offsets
+// Analyzer: StandardAnalyzer without stop words. Writer: RAM buffer --ram-mb,
+// flush by RAM only, NoMergePolicy, no compound files, one commit at the end.
+//
+// Threads: one reader thread splits the input into batches of raw lines (bytes)
+// and puts them on a bounded queue; --threads indexing threads take batches,
+// decode and split each line and call addDocument with per-thread reused
+// Document/Field instances, as luceneutil's Indexer does.
+//
+// Line parsing mirrors invert's OpenLineDocs: a UTF-8 BOM is skipped, a line
+// ends at LF and a CR before it is dropped, header column names are
+// doctitle|title, docdate|date|timestamp, body|text, id; a line with another
+// number of fields than the header (3 without one) is skipped and counted.
+//
+// Output (stdout, one line): docs, seconds (input opened -> index committed and
+// closed), docs_per_s, gb_per_hour (input bytes, 10^9), segments, index_bytes,
+// unique_terms (over segments and fields), peak_rss_bytes (VmHWM), plus
+// details. Progress and errors go to stderr.
+
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.lucene.analysis.CharArraySet;
+import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.FieldType;
+import org.apache.lucene.document.StoredField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.FieldInfo;
+import org.apache.lucene.index.IndexOptions;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.NoMergePolicy;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.Version;
+
+public final class LuceneIndexer {
+  private static final String HEADER = "FIELDS_HEADER_INDICATOR###";
+  private static final int BATCH_DOCS = 64;
+  private static final int BATCH_BYTES = 256 << 10;
+  private static final int READ_BYTES = 4 << 20;
+
+  // ---- options ----
+  private String input;
+  private String indexPath;
+  private int threads = 1;
+  private double ramMb = 2048;
+  private boolean termVectors;
+  private long maxDocs = Long.MAX_VALUE;
+
+  // ---- columns (from the header, else title/date/body) ----
+  private int columnCount = 3;
+  private int titleCol = 0, dateCol = 1, bodyCol = 2, idCol = -1;
+
+  // ---- shared state ----
+  private final AtomicLong docsIndexed = new AtomicLong();
+  private final AtomicLong linesSkipped = new AtomicLong();
+  private final AtomicLong bytesConsumed = new AtomicLong();
+  private final AtomicBoolean stop = new AtomicBoolean();
+  private final AtomicReference<Throwable> failure = new AtomicReference<>();
+
+  /** Raw lines (without terminators) copied out of the read buffer. */
+  private static final class Batch {
+    byte[] data = new byte[BATCH_BYTES + 4096];
+    int used;
+    int[] start = new int[BATCH_DOCS];
+    int[] end = new int[BATCH_DOCS];
+    int[] terminatorBytes = new int[BATCH_DOCS];
+    long firstLine;
+    int count;
+
+    void add(byte[] src, int from, int len, int termBytes) {
+      if (used + len > data.length) {
+        data = Arrays.copyOf(data, Math.max(data.length * 2, used + len));
+      }
+      System.arraycopy(src, from, data, used, len);
+      start[count] = used;
+      end[count] = used + len;
+      terminatorBytes[count] = termBytes;
+      used += len;
+      count++;
+    }
+
+    boolean full() {
+      return count == BATCH_DOCS || used >= BATCH_BYTES;
+    }
+  }
+
+  private static final Batch POISON = new Batch();
+
+  public static void main(String[] args) {
+    LuceneIndexer indexer = new LuceneIndexer();
+    try {
+      indexer.parseArgs(args);
+      indexer.run();
+    } catch (IllegalArgumentException e) {
+      System.err.println("LuceneIndexer: " + e.getMessage());
+      System.err.println(
+          "usage: LuceneIndexer INPUT --index DIR [--threads N] [--ram-mb M] [--term-vectors]"
+              + " [--max-docs N] [--json]");
+      System.exit(2);
+    } catch (Throwable t) {
+      System.err.println("LuceneIndexer: failed: " + t);
+      t.printStackTrace();
+      System.exit(1);
+    }
+  }
+
+  private void parseArgs(String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      switch (a) {
+        case "--index":
+          indexPath = value(args, ++i, a);
+          break;
+        case "--threads":
+          threads = Integer.parseInt(value(args, ++i, a));
+          break;
+        case "--ram-mb":
+          ramMb = Double.parseDouble(value(args, ++i, a));
+          break;
+        case "--term-vectors":
+          termVectors = true;
+          break;
+        case "--max-docs":
+          maxDocs = Long.parseLong(value(args, ++i, a));
+          break;
+        case "--json":
+          break; // always prints JSON; accepted for symmetry with invert-index
+        default:
+          if (a.startsWith("--") || input != null) {
+            throw new IllegalArgumentException("unknown argument: " + a);
+          }
+          input = a;
+      }
+    }
+    if (input == null || indexPath == null) {
+      throw new IllegalArgumentException("INPUT and --index DIR are required");
+    }
+    if (threads < 1 || ramMb <= 0 || maxDocs < 0) {
+      throw new IllegalArgumentException("--threads >= 1, --ram-mb > 0, --max-docs >= 0");
+    }
+  }
+
+  private static String value(String[] args, int i, String flag) {
+    if (i >= args.length) throw new IllegalArgumentException(flag + " needs a value");
+    return args[i];
+  }
+
+  private void parseHeader(String line) {
+    String names = line.substring(HEADER.length());
+    if (names.startsWith("\t")) names = names.substring(1);
+    String[] parts = names.split("\t", -1);
+    columnCount = parts.length;
+    titleCol = dateCol = bodyCol = idCol = -1;
+    for (int i = 0; i < parts.length; i++) {
+      String n = parts[i];
+      if ((n.equals("doctitle") || n.equals("title")) && titleCol < 0) titleCol = i;
+      else if ((n.equals("docdate") || n.equals("date") || n.equals("timestamp")) && dateCol < 0)
+        dateCol = i;
+      else if ((n.equals("body") || n.equals("text")) && bodyCol < 0) bodyCol = i;
+      else if (n.equals("id") && idCol < 0) idCol = i;
+    }
+    if (bodyCol < 0) {
+      throw new IllegalArgumentException("line 1: the header names no body column: " + line);
+    }
+  }
+
+  private void run() throws Exception {
+    Path indexDir = Paths.get(indexPath);
+    Files.createDirectories(indexDir);
+    final long t0 = System.nanoTime();
+
+    StandardAnalyzer analyzer = new StandardAnalyzer(CharArraySet.EMPTY_SET);
+    IndexWriterConfig iwc = new IndexWriterConfig(analyzer);
+    iwc.setOpenMode(IndexWriterConfig.OpenMode.CREATE);
+    iwc.setRAMBufferSizeMB(ramMb);
+    iwc.setMaxBufferedDocs(IndexWriterConfig.DISABLE_AUTO_FLUSH);
+    iwc.setMergePolicy(NoMergePolicy.INSTANCE);
+    iwc.setUseCompoundFile(false);
+    iwc.setCommitOnClose(false);
+
+    final BlockingQueue<Batch> queue = new ArrayBlockingQueue<>(2 * threads + 4);
+    long flushStartNs;
+    try (Directory dir = FSDirectory.open(indexDir);
+        InputStream in = new FileInputStream(input)) {
+      final IndexWriter writer = new IndexWriter(dir, iwc);
+      Thread reader = new Thread(() -> readLoop(in, queue), "line-reader");
+      reader.setDaemon(true);
+      reader.start();
+      List<Thread> workers = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        Thread w = new Thread(() -> indexLoop(writer, queue), "indexer-" + t);
+        w.start();
+        workers.add(w);
+      }
+      for (Thread w : workers) w.join();
+      stop.set(true);
+      reader.join();
+      if (failure.get() != null) {
+        writer.rollback();
+        throw new RuntimeException("indexing failed", failure.get());
+      }
+      flushStartNs = System.nanoTime();
+      writer.commit();
+      writer.close();
+    }
+    final long t1 = System.nanoTime();
+    double seconds = (t1 - t0) / 1e9;
+    double commitS = (t1 - flushStartNs) / 1e9;
+
+    // Index statistics (not timed).
+    long indexBytes = 0;
+    int segments = 0;
+    List<Long> segmentTerms = new ArrayList<>();
+    long bodyTokens = 0;
+    long uniqueTerms = 0; // over segments and indexed fields, as invert-index's unique_terms
+    try (Directory dir = FSDirectory.open(indexDir)) {
+      for (String f : dir.listAll()) indexBytes += dir.fileLength(f);
+      try (DirectoryReader r = DirectoryReader.open(dir)) {
+        segments = r.leaves().size();
+        for (LeafReaderContext ctx : r.leaves()) {
+          Terms terms = ctx.reader().terms("body");
+          segmentTerms.add(terms == null ? 0L : terms.size());
+          if (terms != null) bodyTokens += terms.getSumTotalTermFreq();
+          for (FieldInfo fi : ctx.reader().getFieldInfos()) {
+            if (fi.getIndexOptions() == IndexOptions.NONE) continue;
+            Terms t = ctx.reader().terms(fi.name);
+            if (t != null) uniqueTerms += t.size();
+          }
+        }
+      }
+    }
+
+    long gcMs = 0;
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      gcMs += Math.max(0, gc.getCollectionTime());
+    }
+    long docs = docsIndexed.get();
+    long bytes = bytesConsumed.get();
+    StringBuilder sb = new StringBuilder();
+    sb.append('{');
+    kv(sb, "engine", "\"lucene\"");
+    kv(sb, "lucene_version", "\"" + Version.LATEST + "\"");
+    kv(sb, "java_version", "\"" + System.getProperty("java.version") + "\"");
+    kv(sb, "threads", Integer.toString(threads));
+    kv(sb, "ram_mb", fmt(ramMb));
+    kv(sb, "term_vectors", Boolean.toString(termVectors));
+    kv(sb, "docs", Long.toString(docs));
+    kv(sb, "skipped_lines", Long.toString(linesSkipped.get()));
+    kv(sb, "input_bytes", Long.toString(bytes));
+    kv(sb, "seconds", fmt(seconds));
+    kv(sb, "commit_seconds", fmt(commitS));
+    kv(sb, "gc_seconds", fmt(gcMs / 1e3));
+    kv(sb, "docs_per_s", fmt(docs / seconds));
+    kv(sb, "gb_per_hour", fmt(bytes / 1e9 / (seconds / 3600.0)));
+    kv(sb, "segments", Integer.toString(segments));
+    kv(sb, "index_bytes", Long.toString(indexBytes));
+    kv(sb, "unique_terms", Long.toString(uniqueTerms));
+    kv(sb, "body_tokens", Long.toString(bodyTokens));
+    kv(sb, "segment_body_terms", segmentTerms.toString().replace(" ", ""));
+    kv(sb, "peak_rss_bytes", Long.toString(peakRssBytes()));
+    sb.setLength(sb.length() - 1);
+    sb.append('}');
+    System.out.println(sb);
+  }
+
+  private static void kv(StringBuilder sb, String key, String jsonValue) {
+    sb.append('"').append(key).append("\":").append(jsonValue).append(',');
+  }
+
+  private static String fmt(double v) {
+    if (Double.isNaN(v) || Double.isInfinite(v)) return "null";
+    return new BigDecimal(String.format(Locale.ROOT, "%.6g", v)).stripTrailingZeros().toPlainString();
+  }
+
+  /** VmHWM from /proc/self/status, 0 where unavailable. */
+  private static long peakRssBytes() {
+    try {
+      for (String line : Files.readAllLines(Paths.get("/proc/self/status"))) {
+        if (line.startsWith("VmHWM:")) {
+          String[] p = line.trim().split("\\s+");
+          return Long.parseLong(p[1]) * 1024;
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux
+    }
+    return 0;
+  }
+
+  // ---------------------------------------------------------------- reader
+
+  private void put(BlockingQueue<Batch> queue, Batch b) throws InterruptedException {
+    while (!queue.offer(b, 50, TimeUnit.MILLISECONDS)) {
+      if (stop.get()) return;
+    }
+  }
+
+  private void readLoop(InputStream in, BlockingQueue<Batch> queue) {
+    try {
+      byte[] buf = new byte[READ_BYTES];
+      int len = 0; // valid bytes in buf
+      int pos = 0; // start of the current (incomplete) line
+      int scan = 0; // bytes before this hold no LF past pos
+      long lineNo = 0;
+      boolean eof = false;
+      boolean first = true;
+      Batch batch = null;
+      while (!stop.get()) {
+        // Find the next LF from pos.
+        int nl = -1;
+        for (int i = Math.max(pos, scan); i < len; i++) {
+          if (buf[i] == '\n') {
+            nl = i;
+            break;
+          }
+        }
+        if (nl < 0) {
+          if (eof) {
+            if (pos == len) break; // no last line without LF
+            nl = len; // last line without LF
+          } else {
+            // Compact and read more.
+            scan = len;
+            if (pos > 0) {
+              System.arraycopy(buf, pos, buf, 0, len - pos);
+              len -= pos;
+              scan -= pos;
+              pos = 0;
+            }
+            if (len == buf.length) buf = Arrays.copyOf(buf, buf.length * 2);
+            int n = in.read(buf, len, buf.length - len);
+            if (n < 0) eof = true;
+            else len += n;
+            continue;
+          }
+        }
+        int lineStart = pos;
+        int lineEnd = nl;
+        int term = nl < len ? 1 : 0;
+        pos = nl + term;
+        lineNo++;
+        int prefix = 0;
+        if (first) {
+          first = false;
+          if (lineEnd - lineStart >= 3 && (buf[lineStart] & 0xff) == 0xEF
+              && (buf[lineStart + 1] & 0xff) == 0xBB && (buf[lineStart + 2] & 0xff) == 0xBF) {
+            lineStart += 3; // BOM
+            prefix = 3;
+          }
+        }
+        if (lineEnd > lineStart && buf[lineEnd - 1] == '\r') {
+          lineEnd--;
+          term++;
+        }
+        if (lineNo == 1 && startsWith(buf, lineStart, lineEnd, HEADER)) {
+          parseHeader(new String(buf, lineStart, lineEnd - lineStart, StandardCharsets.UTF_8));
+          bytesConsumed.addAndGet(prefix + lineEnd - lineStart + term);
+          continue;
+        }
+        if (batch == null) {
+          batch = new Batch();
+          batch.firstLine = lineNo;
+        }
+        batch.add(buf, lineStart, lineEnd - lineStart, term + prefix);
+        if (batch.full()) {
+          put(queue, batch);
+          batch = null;
+        }
+      }
+      if (batch != null && !stop.get()) put(queue, batch);
+    } catch (Throwable t) {
+      failure.compareAndSet(null, t);
+    } finally {
+      // One poison per worker; workers also stop on `stop`.
+      for (int i = 0; i < threads; i++) {
+        try {
+          put(queue, POISON);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+  }
+
+  private static boolean startsWith(byte[] b, int from, int to, String prefix) {
+    if (to - from < prefix.length()) return false;
+    for (int i = 0; i < prefix.length(); i++) {
+      if (b[from + i] != (byte) prefix.charAt(i)) return false;
+    }
+    return true;
+  }
+
+  // --------------------------------------------------------------- indexing
+
+  private void indexLoop(IndexWriter writer, BlockingQueue<Batch> queue) {
+    try {
+      FieldType bodyType = new FieldType(TextField.TYPE_NOT_STORED);
+      bodyType.setIndexOptions(IndexOptions.DOCS_AND_FREQS_AND_POSITIONS);
+      bodyType.setOmitNorms(false);
+      if (termVectors) {
+        bodyType.setStoreTermVectors(true);
+        bodyType.setStoreTermVectorPositions(true);
+        bodyType.setStoreTermVectorOffsets(true);
+      }
+      bodyType.freeze();
+      Field id = new StringField("id", "", Field.Store.YES);
+      Field title = new Field("title", "", TextField.TYPE_STORED);
+      Field date = new StoredField("date", "");
+      Field body = new Field("body", "", bodyType);
+      Document doc = new Document();
+      doc.add(id);
+      doc.add(title);
+      doc.add(date);
+      doc.add(body);
+
+      int[] fieldStart = new int[columnCount];
+      int[] fieldEnd = new int[columnCount];
+      while (true) {
+        Batch b = queue.poll(50, TimeUnit.MILLISECONDS);
+        if (b == null) {
+          if (stop.get() || failure.get() != null) return;
+          continue;
+        }
+        if (b == POISON || failure.get() != null) return;
+        for (int i = 0; i < b.count; i++) {
+          int s = b.start[i], e = b.end[i];
+          if (!split(b.data, s, e, fieldStart, fieldEnd)) {
+            linesSkipped.incrementAndGet();
+            bytesConsumed.addAndGet(e - s + b.terminatorBytes[i]);
+            continue;
+          }
+          if (docsIndexed.incrementAndGet() > maxDocs) {
+            docsIndexed.decrementAndGet();
+            stop.set(true);
+            return;
+          }
+          bytesConsumed.addAndGet(e - s + b.terminatorBytes[i]);
+          long lineNo = b.firstLine + i;
+          id.setStringValue(idCol >= 0 ? str(b.data, fieldStart[idCol], fieldEnd[idCol])
+                                       : Long.toString(lineNo));
+          title.setStringValue(titleCol >= 0 ? str(b.data, fieldStart[titleCol], fieldEnd[titleCol]) : "");
+          date.setStringValue(dateCol >= 0 ? str(b.data, fieldStart[dateCol], fieldEnd[dateCol]) : "");
+          body.setStringValue(str(b.data, fieldStart[bodyCol], fieldEnd[bodyCol]));
+          writer.addDocument(doc);
+        }
+      }
+    } catch (Throwable t) {
+      failure.compareAndSet(null, t);
+      stop.set(true);
+    }
+  }
+
+  private static String str(byte[] b, int from, int to) {
+    return new String(b, from, to - from, StandardCharsets.UTF_8);
+  }
+
+  /** Splits [from, to) at TABs into exactly columnCount fields. */
+  private boolean split(byte[] b, int from, int to, int[] fs, int[] fe) {
+    int f = 0;
+    int s = from;
+    for (int i = from; i < to; i++) {
+      if (b[i] == '\t') {
+        if (f == columnCount - 1) return false;
+        fs[f] = s;
+        fe[f] = i;
+        f++;
+        s = i + 1;
+      }
+    }
+    if (f != columnCount - 1) return false;
+    fs[f] = s;
+    fe[f] = to;
+    return true;
+  }
+}

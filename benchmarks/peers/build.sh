@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Builds the Lucene peer of the end-to-end benchmark into build/peers/:
+#   build/peers/classes/LuceneIndexer*.class
+#   build/peers/lucene-core.jar.path  the lucene-core jar it was compiled against
+#   build/peers/lucene-indexer     launcher: JAVA_OPTS/-Xmx from the environment
+#   benchmarks/peers/build.sh [--install]
+# Compiles with javac against Debian's liblucene8-java (8.8.1; its jars are
+# named lucene-core-8.7.0.jar etc. but hold 8.8.1, see the README). Only
+# lucene-core is needed: StandardAnalyzer lives there since Lucene 7.
+# Idempotent: recompiles only when the source or the jar changed.
+# --install: apt-get install the Debian packages it needs when missing
+# (liblucene8-java, openjdk-17-jdk-headless); without it, a missing package is
+# an error that names it.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+install=0
+[ "${1:-}" = "--install" ] && install=1
+
+need=()
+command -v javac >/dev/null 2>&1 || need+=(openjdk-17-jdk-headless)
+find_core_jar() {
+  if [ -n "${LUCENE_CORE_JAR:-}" ]; then echo "$LUCENE_CORE_JAR"; return; fi
+  local j
+  for j in /usr/share/java/lucene-core-8.*.jar \
+           /usr/share/maven-repo/org/apache/lucene/lucene-core/8.x/lucene-core-8.x.jar; do
+    if [ -f "$j" ]; then echo "$j"; return; fi
+  done
+}
+[ -n "$(find_core_jar)" ] || need+=(liblucene8-java)
+
+if [ ${#need[@]} -gt 0 ]; then
+  if [ $install -eq 0 ]; then
+    echo "peers/build.sh: missing Debian packages: ${need[*]} (rerun with --install)" >&2
+    exit 1
+  fi
+  echo "peers/build.sh: installing ${need[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  if ! $sudo apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null; then
+    $sudo apt-get update -q >/dev/null
+    $sudo apt-get install -y -q --no-install-recommends "${need[@]}" >/dev/null
+  fi
+fi
+
+core_jar="$(find_core_jar)"
+[ -n "$core_jar" ] || { echo "peers/build.sh: lucene-core 8 jar not found" >&2; exit 1; }
+core_jar="$(readlink -f "$core_jar")"
+
+src=benchmarks/peers/LuceneIndexer.java
+out=build/peers
+classes=$out/classes
+stamp=$out/.stamp
+want="$(cat "$src" benchmarks/peers/build.sh | sha256sum | cut -d' ' -f1) $core_jar $(stat -c %Y "$core_jar") $(javac -version 2>&1)"
+if [ -f "$classes/LuceneIndexer.class" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  exit 0
+fi
+
+rm -rf "$classes"
+mkdir -p "$classes"
+javac -nowarn -encoding UTF-8 --release 11 -cp "$core_jar" -d "$classes" "$src"
+echo "$core_jar" >"$out/lucene-core.jar.path"
+rm -f "$out/classpath"
+cat >"$out/lucene-indexer" <<'EOF'
+#!/usr/bin/env bash
+# Runs LuceneIndexer (written by benchmarks/peers/build.sh). JVM flags come
+# from JAVA_OPTS; the default heap is 3 GiB (a 2 GB RAM buffer + 1 GB).
+here="$(cd "$(dirname "$0")" && pwd)"
+exec java ${JAVA_OPTS:--Xms3g -Xmx3g} -cp "$here/classes:$(cat "$here/lucene-core.jar.path")" \
+  LuceneIndexer "$@"
+EOF
+chmod +x "$out/lucene-indexer"
+echo "$want" >"$stamp"
+echo "peers/build.sh: built $classes (lucene-core: $core_jar)" >&2
