@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <shared_mutex>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -220,8 +221,21 @@ class IndexWriter::Impl {
   }
 
   absl::Status CommitLocked() {
+    // Flush every in-memory segment, in parallel: no document is being added
+    // (the caller holds commit_mu exclusively), so the slots are ours.
+    std::vector<Slot*> full;
     for (auto& s : slots) {
-      if (absl::Status st = FlushSlot(s.get()); !st.ok()) return st;
+      if (s->chain->num_docs() > 0) full.push_back(s.get());
+    }
+    std::vector<absl::Status> results(full.size());
+    std::vector<std::thread> flushers;
+    for (size_t i = 1; i < full.size(); ++i) {
+      flushers.emplace_back([this, &full, &results, i] { results[i] = FlushSlot(full[i]); });
+    }
+    if (!full.empty()) results[0] = FlushSlot(full[0]);
+    for (std::thread& t : flushers) t.join();
+    for (const absl::Status& st : results) {
+      if (!st.ok()) return st;
     }
     std::lock_guard lock(state_mu);
     if (!fatal.ok()) return fatal;
