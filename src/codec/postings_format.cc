@@ -370,9 +370,41 @@ bool PostingsEnum::NextDoc() {
   return true;
 }
 
+void PostingsEnum::set_skip_prefetch(IndexInput* doc_input) {
+  const bool same_file = doc_input != nullptr && doc_input->file_offset() == 0 &&
+                         doc_input->bytes().data() == doc_begin_ &&
+                         doc_input->length() >= static_cast<uint64_t>(doc_end_ - doc_begin_);
+  skip_prefetch_ = same_file ? doc_input : nullptr;
+}
+
+void PostingsEnum::SkipPrefetch(const uint8_t* walk_start, uint32_t walked) {
+  // No further than this term's remaining full blocks, estimated from the
+  // bytes per block walked so far (+25%): other terms' postings are not
+  // wanted.
+  const uint64_t per_block = static_cast<uint64_t>(doc_ptr_ - walk_start) / walked + 1;
+  const uint64_t term_left = (docs_left_ / kForBlockSize) * per_block * 5 / 4;
+  const uint64_t window =
+      std::min({kSkipPrefetchBytes, term_left, static_cast<uint64_t>(doc_end_ - doc_ptr_)});
+  const uint8_t* from =
+      prefetched_end_ != nullptr && prefetched_end_ > doc_ptr_ ? prefetched_end_ : doc_ptr_;
+  const uint8_t* to = doc_ptr_ + window;
+  if (from < to) {
+    (void)skip_prefetch_->Prefetch(static_cast<uint64_t>(from - doc_begin_),
+                                   static_cast<uint64_t>(to - from));
+    prefetched_end_ = to;
+  }
+  // Look again half a window before the prefetched end; when the window
+  // stopped at the term's estimated end, once the walk passes it.
+  skip_recheck_ = window == kSkipPrefetchBytes ? to - kSkipPrefetchBytes / 2
+                  : to < doc_end_              ? to + 1
+                                               : doc_end_;
+}
+
 bool PostingsEnum::Advance(uint32_t target) {
   if (!status_.ok() || doc_ == kNoMoreDocs) return false;
   if (buf_n_ > 0 && doc_ >= target && started_) return true;
+  uint32_t walked = 0;  // blocks skipped by this call, from walk_start
+  const uint8_t* walk_start = doc_ptr_;
   for (;;) {
     // Within the buffered block.
     while (buf_n_ > 0 && buf_i_ + 1 < buf_n_) {
@@ -415,6 +447,10 @@ bool PostingsEnum::Advance(uint32_t target) {
       buf_n_ = 0;
       started_ = true;
       ++blocks_skipped_;
+      if (skip_prefetch_ != nullptr && ++walked >= kSkipPrefetchAfter &&
+          (skip_recheck_ == nullptr || doc_ptr_ >= skip_recheck_)) {
+        SkipPrefetch(walk_start, walked);
+      }
     }
     if (!LoadDocBlock()) {
       doc_ = kNoMoreDocs;

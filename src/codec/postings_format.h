@@ -135,7 +135,6 @@ class PostingsWriter {
   size_t pos_n_ = 0;
   uint32_t last_position_ = 0;
   uint32_t last_start_ = 0;
-  uint32_t doc_positions_ = 0;  // positions added to the current doc
   std::string scratch_;
 };
 
@@ -170,6 +169,21 @@ class PostingsEnum {
   // Doc blocks passed over by Advance() without being decoded.
   uint64_t blocks_skipped() const { return blocks_skipped_; }
 
+  // Skip prefetch: once one Advance() call has passed kSkipPrefetchAfter
+  // blocks by their headers, it prefetches the .doc bytes ahead of the walk
+  // through `doc_input`: up to kSkipPrefetchBytes, no further than the term's
+  // remaining blocks (estimated from the bytes per block walked so far), and
+  // again each time the walk gets within half a window of the prefetched
+  // end. So the pages the walk is about to touch are read at once instead
+  // of faulting one after another. Shorter advances never prefetch.
+  // `doc_input` must be the whole .doc file that `doc_file` came from (else
+  // this is ignored) and outlive the enum; null turns it off (the default).
+  // Prefetch failures are ignored (a hint). docs/prefetch.md has the
+  // measurements.
+  static constexpr uint32_t kSkipPrefetchAfter = 8;
+  static constexpr uint64_t kSkipPrefetchBytes = 64 * 1024;
+  void set_skip_prefetch(IndexInput* doc_input);
+
  private:
   bool Fail(const char* what);
   bool LoadDocBlock();
@@ -178,6 +192,9 @@ class PostingsEnum {
   bool SeekPosition(uint64_t index);
   bool DecodePosBlock();
   bool SkipPosBlock();
+  // Advance's prefetch ahead of its header walk, which started at
+  // `walk_start` and has skipped `walked` blocks (set_skip_prefetch).
+  void SkipPrefetch(const uint8_t* walk_start, uint32_t walked);
 
   const uint8_t* doc_begin_;
   const uint8_t* doc_end_;
@@ -201,6 +218,9 @@ class PostingsEnum {
   uint32_t doc_ = 0;
   uint32_t freq_ = 0;
   uint64_t blocks_skipped_ = 0;
+  IndexInput* skip_prefetch_ = nullptr;      // see set_skip_prefetch
+  const uint8_t* prefetched_end_ = nullptr;  // skip prefetch issued up to here
+  const uint8_t* skip_recheck_ = nullptr;    // consider the next one from here
 
   // Positions: global index over the term's positions.
   uint64_t pos_base_ = 0;             // index of the first position of the buffered doc block

@@ -87,6 +87,27 @@ PostingsEnum SegmentReader::Postings(uint32_t field, const TermStats& stats) con
                       stats, fields_[field].type);
 }
 
+void SegmentReader::SetPrefetchPolicy(PrefetchPolicy policy) {
+  policy_ = policy;
+  doc_->set_prefetch_policy(policy);
+  pos_->set_prefetch_policy(policy);
+  stored_->data_input().set_prefetch_policy(policy);
+  vectors_->data_input().set_prefetch_policy(policy);
+}
+
+absl::Status SegmentReader::SetReadAdvice(ReadAdvice advice) const {
+  const IndexInput* inputs[] = {&terms_->input(), &*doc_, &*pos_, &stored_->data_input(),
+                                &vectors_->data_input()};
+  for (const IndexInput* in : inputs) {
+    if (absl::Status s = in->SetReadAdvice(advice); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+SegmentReader::DocFilesPrefetchStats SegmentReader::doc_files_prefetch_stats() const {
+  return {stored_->data_input().prefetch_stats(), vectors_->data_input().prefetch_stats()};
+}
+
 absl::Status SegmentReader::CheckIntegrity() const {
   for (const SegmentFile& f : info_.files) {
     absl::StatusOr<IndexInput> in = dir_->OpenInput(f.name);

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "codec/stored_fields_format.h"
 #include "codec/term_vectors_format.h"
 #include "invert/directory.h"
+#include "store/index_input.h"
 
 namespace invert {
 
@@ -57,6 +59,50 @@ class SegmentReader {
   std::span<const uint8_t> doc_file() const { return doc_->bytes(); }
   std::span<const uint8_t> pos_file() const { return pos_->bytes(); }
 
+  // ---- Prefetch (docs/prefetch.md)
+
+  // Sets the prefetch policy of every input this reader prefetches through
+  // (.doc, .pos, and the stored-fields and term-vectors data files) and of
+  // the copies a TermLookup made afterwards takes (.tim, .doc, .pos). The
+  // default is IndexInput::kDefaultPrefetchPolicy. Not while other threads
+  // read.
+  void SetPrefetchPolicy(PrefetchPolicy policy);
+  PrefetchPolicy prefetch_policy() const { return policy_; }
+  // Tells the kernel how the postings, dictionary, stored-fields and
+  // term-vectors files will be read (e.g. kRandom: single-page faults, for
+  // random access to an index larger than memory). Affects every reader of
+  // the same mappings.
+  absl::Status SetReadAdvice(ReadAdvice advice) const;
+
+  struct DocFilesPrefetchStats {
+    PrefetchStats stored;   // .fdt
+    PrefetchStats vectors;  // .tvd
+  };
+  // Prefetch counters of the K-document fetches (term lookups count in their
+  // TermLookup). Not while other threads read.
+  DocFilesPrefetchStats doc_files_prefetch_stats() const;
+
+  // The inputs a TermLookup copies (whole files, footer included).
+  const IndexInput& terms_input() const { return terms_->input(); }
+  const IndexInput& doc_input() const { return *doc_; }
+  const IndexInput& pos_input() const { return *pos_; }
+
+  // ---- K-document fetches
+
+  // The stored fields of docs[i] for every i (any order, repeats allowed),
+  // as stored_fields().Documents(docs): every block to decode is prefetched
+  // (when there are two or more) before the first is decoded. kOutOfRange if
+  // a doc is >= doc_count().
+  absl::StatusOr<std::vector<std::vector<StoredField>>> StoredDocuments(
+      std::span<const uint32_t> docs) const {
+    return stored_->Documents(docs);
+  }
+  // The same for term vectors (term_vectors().Get(docs)).
+  absl::StatusOr<std::vector<std::vector<TermVectorFieldData>>> TermVectorDocuments(
+      std::span<const uint32_t> docs) const {
+    return vectors_->Get(docs);
+  }
+
  private:
   SegmentReader() = default;
 
@@ -69,6 +115,7 @@ class SegmentReader {
   std::optional<NormsReader> norms_;
   std::unique_ptr<StoredFieldsReader> stored_;
   std::unique_ptr<TermVectorsReader> vectors_;
+  PrefetchPolicy policy_ = IndexInput::kDefaultPrefetchPolicy;
 };
 
 }  // namespace invert

@@ -25,3 +25,6 @@ target_sources(invert PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/segment_reader.cc
   ${CMAKE_CURRENT_LIST_DIR}/segment_dump.cc
 )
+target_sources(invert PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/term_lookup.cc
+)

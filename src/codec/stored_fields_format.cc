@@ -351,7 +351,13 @@ absl::Status DocBlockReader::ReadDocuments(std::span<const uint32_t> docs, DocFn
   absl::Status status;
   if (docs.size() == 1) {
     const size_t block = BlockOf(docs[0]);
-    if (cache_.block != block) status = DecodeBlock(block);
+    if (cache_.block != block) {
+      // Even one block is worth a prefetch: under MADV_RANDOM its pages
+      // would otherwise fault in one at a time.
+      status =
+          data_.Prefetch(block_offsets_[block], block_offsets_[block + 1] - block_offsets_[block]);
+      if (status.ok()) status = DecodeBlock(block);
+    }
     if (status.ok()) status = emit(0, docs[0]);
   } else {
     // (block, index into docs), grouped by block.
@@ -364,7 +370,7 @@ absl::Status DocBlockReader::ReadDocuments(std::span<const uint32_t> docs, DocFn
         ++to_decode;
       }
     }
-    if (to_decode >= 2) {  // start every block's I/O before touching the first
+    if (to_decode >= 1) {  // start every block's I/O before touching the first
       for (size_t i = 0; i < order.size() && status.ok(); ++i) {
         const size_t b = order[i].first;
         if ((i == 0 || b != order[i - 1].first) && b != cache_.block) {

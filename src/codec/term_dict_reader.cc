@@ -160,6 +160,19 @@ int64_t TermDictReader::FindBlock(std::string_view target) const {
   return static_cast<int64_t>(lo) - 1;
 }
 
+std::span<const uint8_t> TermDictReader::BlockBytes(std::string_view term) const {
+  const int64_t found = FindBlock(term);
+  if (found < 0) return {};
+  return BlockBytesAt(static_cast<uint32_t>(found));
+}
+
+bool TermDictReader::IsBlockOf(int64_t block, std::string_view target) const {
+  const int64_t blocks = block_count();
+  if (block < -1 || block >= blocks) return false;
+  if (block >= 0 && first_term(static_cast<uint32_t>(block)) > target) return false;
+  return block + 1 == blocks || target < first_term(static_cast<uint32_t>(block + 1));
+}
+
 absl::Status TermDictCursor::Fail(absl::Status status) {
   state_ = State::kUnpositioned;
   block_loaded_ = false;
@@ -371,7 +384,16 @@ absl::StatusOr<TermDictCursor::SeekResult> TermDictCursor::SeekCeil(std::string_
 }
 
 absl::StatusOr<bool> TermDictCursor::SeekExact(std::string_view term_to_find) {
-  const int64_t found = reader_->FindBlock(term_to_find);
+  return SeekExactIn(term_to_find, reader_->FindBlock(term_to_find));
+}
+
+absl::StatusOr<bool> TermDictCursor::SeekExact(std::string_view term_to_find, int64_t block_hint) {
+  return SeekExactIn(term_to_find, reader_->IsBlockOf(block_hint, term_to_find)
+                                       ? block_hint
+                                       : reader_->FindBlock(term_to_find));
+}
+
+absl::StatusOr<bool> TermDictCursor::SeekExactIn(std::string_view term_to_find, int64_t found) {
   if (found < 0) {
     state_ = State::kUnpositioned;
     return false;

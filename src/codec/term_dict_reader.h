@@ -72,6 +72,24 @@ class TermDictReader {
   // and stay where it is (cursors point to it; move it before making them).
   TermDictCursor NewCursor() const;
 
+  // The bytes of the block that SeekExact(term) loads, found from the
+  // in-memory block index alone: no byte of the block (or of the span) is
+  // read, so a caller can prefetch it before seeking. A subspan of the span
+  // given to Open(); empty iff `term` sorts before every term (SeekExact
+  // then returns false without loading a block). SeekCeil(term) loads the
+  // same block, and the next one when `term` is past the block's last term.
+  std::span<const uint8_t> BlockBytes(std::string_view term) const;
+  // The same in two steps, for a caller that keeps the block for
+  // TermDictCursor::SeekExact(term, block_hint): the index of the block
+  // (-1 iff `term` sorts before every term), and a block's bytes.
+  // REQUIRES (BlockBytesAt): block < block_count().
+  int64_t BlockFor(std::string_view term) const { return FindBlock(term); }
+  std::span<const uint8_t> BlockBytesAt(uint32_t block) const {
+    return data_.subspan(block_start_[block], block_start_[block + 1] - block_start_[block]);
+  }
+  // The span given to Open().
+  std::span<const uint8_t> data() const { return data_; }
+
  private:
   friend class TermDictCursor;
   TermDictReader() = default;
@@ -82,6 +100,9 @@ class TermDictReader {
   }
   // Index of the last block whose first term is <= target, or -1.
   int64_t FindBlock(std::string_view target) const;
+  // Returns true iff FindBlock(target) == block, by comparing `target` with
+  // the first terms of `block` and the next block only.
+  bool IsBlockOf(int64_t block, std::string_view target) const;
   // The first 8 bytes of `term`, zero-padded, as a big-endian integer: keys
   // compare as the terms do, except that a tie needs the full terms.
   static uint64_t KeyOf(std::string_view term);
@@ -113,6 +134,12 @@ class TermDictCursor {
   // Positions on `term` and returns true iff it exists. On false the cursor
   // is unpositioned: the next call must be a seek.
   absl::StatusOr<bool> SeekExact(std::string_view term);
+  // The same, for a caller that already has the term's block from
+  // TermDictReader::BlockFor(term) (to prefetch it first): saves the binary
+  // search. The hint is checked against the in-memory index (two term
+  // comparisons); a wrong one is ignored and the block searched for, so the
+  // result is always SeekExact(term)'s.
+  absl::StatusOr<bool> SeekExact(std::string_view term, int64_t block_hint);
 
   // Positions on the first term >= target.
   absl::StatusOr<SeekResult> SeekCeil(std::string_view target);
@@ -152,6 +179,8 @@ class TermDictCursor {
   absl::StatusOr<ScanResult> ScanBlock(std::string_view target);
   absl::Status Fail(absl::Status status);
   absl::Status Corrupt(const char* what);
+  // SeekExact in `found` == FindBlock(term).
+  absl::StatusOr<bool> SeekExactIn(std::string_view term, int64_t found);
   bool AtBlockEnd() const { return entry_ + 1 >= static_cast<int64_t>(block_entries_); }
 
   const TermDictReader* reader_;

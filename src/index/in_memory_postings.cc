@@ -8,8 +8,7 @@ namespace invert {
 
 InMemoryPostingsIterator::InMemoryPostingsIterator(const PostingsWriterPerField& field,
                                                    uint32_t term_id)
-    : field_(field),
-      state_(field.terms().state(term_id)),
+    : state_(field.terms().state(term_id)),
       docs_(field.terms().StreamReader(term_id, PostingsWriterPerField::kDocStream)),
       has_freqs_(HasFreqs(field.options())),
       has_positions_(HasPositions(field.options())),

@@ -46,7 +46,6 @@ class InMemoryPostingsIterator {
  private:
   uint32_t ReadProxVInt();
 
-  const PostingsWriterPerField& field_;
   const PostingState& state_;
   SliceReader docs_;
   SliceReader prox_;

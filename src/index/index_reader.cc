@@ -1,6 +1,9 @@
 // IndexReader: open the newest commit and its segments.
 #include "index/index_reader.h"
 
+#include <algorithm>
+#include <numeric>
+
 #include "absl/strings/str_cat.h"
 #include "store/index_input.h"
 
@@ -45,6 +48,133 @@ absl::StatusOr<std::unique_ptr<IndexReader>> IndexReader::Open(Directory* dir) {
     r->segments_.push_back(std::move(*segment));
   }
   return r;
+}
+
+void IndexReader::SetPrefetchPolicy(PrefetchPolicy policy) {
+  for (std::unique_ptr<SegmentReader>& segment : segments_) segment->SetPrefetchPolicy(policy);
+}
+
+absl::Status IndexReader::SetReadAdvice(ReadAdvice advice) const {
+  for (const std::unique_ptr<SegmentReader>& segment : segments_) {
+    if (absl::Status s = segment->SetReadAdvice(advice); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+void Add(const PrefetchStats& from, PrefetchStats* to) {
+  to->calls += from.calls;
+  to->madvise += from.madvise;
+  to->mincore += from.mincore;
+}
+
+}  // namespace
+
+SegmentReader::DocFilesPrefetchStats IndexReader::doc_files_prefetch_stats() const {
+  SegmentReader::DocFilesPrefetchStats total;
+  for (const std::unique_ptr<SegmentReader>& segment : segments_) {
+    const SegmentReader::DocFilesPrefetchStats s = segment->doc_files_prefetch_stats();
+    Add(s.stored, &total.stored);
+    Add(s.vectors, &total.vectors);
+  }
+  return total;
+}
+
+size_t IndexReader::SegmentOf(uint64_t doc) const {
+  // The last segment whose base is <= doc; an empty segment shares its base
+  // with the next one, so it is never the last such.
+  const auto after = std::upper_bound(bases_.begin(), bases_.end(), doc);
+  return static_cast<size_t>(after - bases_.begin()) - 1;
+}
+
+absl::StatusOr<std::vector<IndexReader::FetchedDocument>> IndexReader::FetchDocuments(
+    std::span<const uint64_t> docs, const FetchOptions& options) const {
+  for (uint64_t doc : docs) {
+    if (doc >= doc_count_) {
+      return absl::OutOfRangeError(
+          absl::StrCat("doc ", doc, " out of range: the index holds ", doc_count_));
+    }
+  }
+  std::vector<FetchedDocument> result(docs.size());
+  // Indexes into docs, grouped by segment (in doc order within one).
+  std::vector<uint32_t> order(docs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return docs[a] < docs[b]; });
+  std::vector<uint32_t> local;
+  for (size_t begin = 0; begin < order.size();) {
+    const size_t s = SegmentOf(docs[order[begin]]);
+    const uint64_t base = bases_[s];
+    const uint64_t end_doc = base + segments_[s]->doc_count();
+    size_t end = begin;
+    local.clear();
+    while (end < order.size() && docs[order[end]] < end_doc) {
+      local.push_back(static_cast<uint32_t>(docs[order[end]] - base));
+      ++end;
+    }
+    const SegmentReader& segment = *segments_[s];
+    if (options.stored_fields) {
+      auto stored = segment.StoredDocuments(local);
+      if (!stored.ok()) return stored.status();
+      for (size_t i = begin; i < end; ++i)
+        result[order[i]].stored = std::move((*stored)[i - begin]);
+    }
+    if (options.term_vectors) {
+      auto vectors = segment.TermVectorDocuments(local);
+      if (!vectors.ok()) return vectors.status();
+      for (size_t i = begin; i < end; ++i) {
+        result[order[i]].term_vectors = std::move((*vectors)[i - begin]);
+      }
+    }
+    begin = end;
+  }
+  return result;
+}
+
+IndexTermLookup::IndexTermLookup(const IndexReader* reader) : reader_(reader) {
+  lookups_.reserve(reader->segment_count());
+  for (size_t s = 0; s < reader->segment_count(); ++s) lookups_.emplace_back(&reader->segment(s));
+}
+
+const FieldInfo* IndexTermLookup::field(size_t s, std::string_view field) const {
+  return reader_->segment(s).FieldByName(field);
+}
+
+absl::StatusOr<std::vector<std::vector<std::optional<TermStats>>>> IndexTermLookup::Lookup(
+    std::string_view field, std::span<const std::string_view> terms) {
+  for (size_t s = 0; s < lookups_.size(); ++s) {
+    if (const FieldInfo* info = this->field(s, field); info != nullptr) {
+      lookups_[s].PrefetchBlocks(info->number, terms);
+    }
+  }
+  std::vector<std::vector<std::optional<TermStats>>> result(lookups_.size());
+  for (size_t s = 0; s < lookups_.size(); ++s) {
+    const FieldInfo* info = this->field(s, field);
+    if (info == nullptr) {
+      result[s].resize(terms.size());
+      continue;
+    }
+    auto found = lookups_[s].SeekAndPrefetch(info->number, terms);
+    if (!found.ok()) return found.status();
+    result[s] = std::move(*found);
+  }
+  return result;
+}
+
+PrefetchStats IndexTermLookup::prefetch_stats() const {
+  PrefetchStats total;
+  for (const TermLookup& lookup : lookups_) Add(lookup.prefetch_stats(), &total);
+  return total;
+}
+
+uint64_t IndexTermLookup::prefetch_failures() const {
+  uint64_t total = 0;
+  for (const TermLookup& lookup : lookups_) total += lookup.prefetch_failures();
+  return total;
+}
+
+void IndexTermLookup::set_prefetch_policy(PrefetchPolicy policy) {
+  for (TermLookup& lookup : lookups_) lookup.set_prefetch_policy(policy);
 }
 
 }  // namespace invert

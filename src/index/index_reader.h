@@ -1,19 +1,26 @@
 // IndexReader: the newest valid commit of an index, with every segment it
 // lists opened. Documents are numbered across segments: segment i's doc d is
-// global doc doc_base(i) + d.
+// global doc doc_base(i) + d. Also: K-document fetches across segments, and
+// IndexTermLookup, K term lookups across segments, both prefetching
+// (docs/prefetch.md).
 //
-// Thread safety: immutable after Open(); may be shared by threads.
+// Thread safety: immutable after Open() (and SetPrefetchPolicy()); may be
+// shared by threads.
 #ifndef INVERT_INDEX_INDEX_READER_H_
 #define INVERT_INDEX_INDEX_READER_H_
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "codec/commit_format.h"
 #include "codec/segment_reader.h"
+#include "codec/term_lookup.h"
 #include "invert/directory.h"
 
 namespace invert {
@@ -34,6 +41,44 @@ class IndexReader {
   uint64_t doc_count() const { return doc_count_; }
   Directory* directory() const { return dir_; }
 
+  // ---- Prefetch (docs/prefetch.md)
+
+  // SegmentReader::SetPrefetchPolicy on every segment. Not while other
+  // threads read.
+  void SetPrefetchPolicy(PrefetchPolicy policy);
+  // SegmentReader::SetReadAdvice on every segment.
+  absl::Status SetReadAdvice(ReadAdvice advice) const;
+  // The segments' doc_files_prefetch_stats() added up. Not while other
+  // threads read.
+  SegmentReader::DocFilesPrefetchStats doc_files_prefetch_stats() const;
+
+  // ---- K-document fetches
+
+  // The segment holding global doc `doc`. REQUIRES: doc < doc_count().
+  size_t SegmentOf(uint64_t doc) const;
+
+  struct FetchOptions {
+    bool stored_fields = true;  // fill FetchedDocument::stored
+    bool term_vectors = false;  // fill FetchedDocument::term_vectors
+  };
+  struct FetchedDocument {
+    std::vector<StoredField> stored;
+    std::vector<TermVectorFieldData> term_vectors;
+    bool operator==(const FetchedDocument&) const = default;
+  };
+  // Result i is global doc docs[i] (any order, repeats allowed). The docs
+  // are grouped by segment and each segment's are read with one
+  // StoredDocuments() / TermVectorDocuments() call, which prefetches all the
+  // blocks it will decode before decoding the first (when there are two or
+  // more in that segment). kOutOfRange (nothing read) if a doc is >=
+  // doc_count(); kDataLoss for corrupt data.
+  absl::StatusOr<std::vector<FetchedDocument>> FetchDocuments(std::span<const uint64_t> docs,
+                                                              const FetchOptions& options) const;
+  absl::StatusOr<std::vector<FetchedDocument>> FetchDocuments(
+      std::span<const uint64_t> docs) const {
+    return FetchDocuments(docs, FetchOptions());
+  }
+
  private:
   std::unique_ptr<Directory> owned_;
   Directory* dir_ = nullptr;
@@ -42,6 +87,37 @@ class IndexReader {
   std::vector<std::unique_ptr<SegmentReader>> segments_;
   std::vector<uint64_t> bases_;
   uint64_t doc_count_ = 0;
+};
+
+// K term lookups over every segment of an IndexReader, with the I/O of all
+// segments overlapped: first every segment's dictionary blocks are
+// prefetched (TermLookup::PrefetchBlocks), then each segment seeks and
+// prefetches the postings of what it found (TermLookup::SeekAndPrefetch).
+// Holds one TermLookup per segment, made with the segments' prefetch
+// policies when this is made.
+//
+// Thread safety: one per thread. The IndexReader must outlive it.
+class IndexTermLookup {
+ public:
+  explicit IndexTermLookup(const IndexReader* reader);
+
+  // result[s][i]: the stats of terms[i] in field `field` of segment s, or
+  // nullopt (also when segment s has no such field).
+  absl::StatusOr<std::vector<std::vector<std::optional<TermStats>>>> Lookup(
+      std::string_view field, std::span<const std::string_view> terms);
+
+  size_t segment_count() const { return lookups_.size(); }
+  TermLookup& segment(size_t i) { return lookups_[i]; }
+  // SegmentReader::FieldByName(field) of segment s, or null.
+  const FieldInfo* field(size_t s, std::string_view field) const;
+  // Sums over the segments' lookups.
+  PrefetchStats prefetch_stats() const;
+  uint64_t prefetch_failures() const;
+  void set_prefetch_policy(PrefetchPolicy policy);
+
+ private:
+  const IndexReader* reader_;
+  std::vector<TermLookup> lookups_;
 };
 
 }  // namespace invert

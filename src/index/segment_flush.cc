@@ -67,9 +67,9 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
     uint32_t doc_count = 0;
     const bool positions = HasPositions(field.type.index_options);
     pw.StartField(field);
-    for (uint32_t id : ids) {
+    for (uint32_t term_id : ids) {
       pw.StartTerm();
-      InMemoryPostingsIterator it(*p, id);
+      InMemoryPostingsIterator it(*p, term_id);
       while (it.NextDoc()) {
         pw.AddDoc(it.doc(), it.freq());
         if (!has_field[it.doc()]) {
@@ -83,7 +83,7 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
           }
         }
       }
-      if (absl::Status s = pw.FinishTerm(p->terms().term(id)); !s.ok()) return s;
+      if (absl::Status s = pw.FinishTerm(p->terms().term(term_id)); !s.ok()) return s;
     }
     if (stats != nullptr) {
       stats->terms += ids.size();

@@ -158,7 +158,9 @@ TEST(PostingsFormatTest, RoundTripsEveryOptionAndSkipsBlocks) {
               ASSERT_EQ(e.start_offset(), p.start);
               ASSERT_EQ(e.end_offset(), p.end);
             }
-            if (info.type.payloads) ASSERT_EQ(e.payload(), p.payload);
+            if (info.type.payloads) {
+              ASSERT_EQ(e.payload(), p.payload);
+            }
           }
         }
       }
@@ -179,7 +181,9 @@ TEST(PostingsFormatTest, RoundTripsEveryOptionAndSkipsBlocks) {
         for (const Pos& p : docs[at].positions) {
           ASSERT_TRUE(a.NextPosition()) << a.status();
           ASSERT_EQ(a.position(), p.position);
-          if (info.type.payloads) ASSERT_EQ(a.payload(), p.payload);
+          if (info.type.payloads) {
+            ASSERT_EQ(a.payload(), p.payload);
+          }
         }
         ++at;
       }

@@ -139,7 +139,9 @@ TEST(IndexWriterTest, SegmentsReadBackAsOneReference) {
     const Document doc = testing::ToDocument(corpus.docs[i], corpus.types);
     ASSERT_TRUE(reference.AddDocument(doc).ok());
     ASSERT_TRUE((*writer)->AddDocument(doc).ok());
-    if (i == 700) ASSERT_TRUE((*writer)->Commit().ok());
+    if (i == 700) {
+      ASSERT_TRUE((*writer)->Commit().ok());
+    }
   }
   ASSERT_TRUE((*writer)->Close().ok());
   const IndexWriterStats stats = (*writer)->stats();

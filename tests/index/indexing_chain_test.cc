@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "index/in_memory_postings.h"
 #include "index/norm_encoding.h"
@@ -248,7 +249,7 @@ TEST(IndexingChainTest, RandomDocumentsMatchNaiveIndexInBothLayouts) {
     std::vector<FieldSpec> specs;
     std::map<std::string, FieldType> types;
     for (int i = 0; i < 6; ++i) {
-      FieldSpec s{"f" + std::to_string(i), RandomType(rng)};
+      FieldSpec s{absl::StrCat("f", i), RandomType(rng)};
       types[s.name] = s.type;
       specs.push_back(s);
     }
@@ -418,7 +419,9 @@ TEST(NormEncodingTest, RoundTripsAndIsMonotonic) {
     const uint8_t code = EncodeNorm(length);
     EXPECT_GE(code, last);
     EXPECT_LE(DecodeNorm(code), length);
-    if (length < 507904) EXPECT_GE(DecodeNorm(code) * 1.0, length * (1 - 1.0 / 16) - 1);
+    if (length < 507904) {
+      EXPECT_GE(DecodeNorm(code) * 1.0, length * (1 - 1.0 / 16) - 1);
+    }
     last = code;
   }
   EXPECT_EQ(EncodeNorm(0), 0);
