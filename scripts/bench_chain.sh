@@ -22,4 +22,8 @@ out=build/chain_benchmark.json
 build/release/benchmarks/invert_chain_benchmark --benchmark_filter="$filter" \
   --benchmark_repetitions="$reps" --benchmark_enable_random_interleaving=true \
   --benchmark_min_time=0.3 --benchmark_out="$out" --benchmark_out_format=json >/dev/null
-python3 scripts/bench_medians.py "$out" docs_per_s tokens_per_s MB_per_s ram_bytes_per_token
+python3 scripts/bench_medians.py "$out" docs_per_s tokens_per_s MB_per_s ram_bytes_per_token "$@"
+echo
+echo "flush alone (sort + write every file of the segment to a temp folder):"
+python3 scripts/bench_medians.py "$out" real_time cpu_time MB_written_per_s ms_per_million_terms \
+  segment_bytes terms --prefix=flush/ "$@"

@@ -2,7 +2,10 @@
 """Prints the median (and coefficient of variation) of chosen counters of
 every benchmark in a Google Benchmark JSON file with repetitions.
 
-usage: bench_medians.py RESULTS.json COUNTER [COUNTER ...] [--markdown]
+usage: bench_medians.py RESULTS.json COUNTER [COUNTER ...] [--markdown] [--prefix=P]
+
+Only benchmarks that have at least one of the counters are listed (and, with
+--prefix, only those whose name starts with P); rows are sorted by name.
 """
 import json
 import statistics
@@ -13,6 +16,7 @@ from collections import defaultdict
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     markdown = "--markdown" in sys.argv
+    prefix = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--prefix=")), "")
     if len(args) < 2:
         print(__doc__)
         return 2
@@ -24,12 +28,14 @@ def main():
         if b.get("run_type") != "iteration":
             continue
         name = b.get("run_name", b["name"]).replace("/real_time", "")
+        if not name.startswith(prefix) or not any(c in b for c in counters):
+            continue
         if name not in runs:
             order.append(name)
         runs[name].append(b)
     header = ["benchmark"] + [f"{c} (cv)" for c in counters]
     rows = []
-    for name in order:
+    for name in sorted(order):
         row = [name]
         for c in counters:
             values = [r[c] for r in runs[name] if c in r]

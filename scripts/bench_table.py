@@ -57,6 +57,7 @@ def main():
     context, samples = load(sys.argv[1])
     cells = defaultdict(dict)  # (bench, workload, size, mode) -> layout -> (median, cv, n)
     baseline = {}
+    floor = {}
     layouts = []
     for name, values in samples.items():
         parts = name.split("/")
@@ -66,6 +67,9 @@ def main():
         med, cv = stats(values)
         if bench == "flatHashMapFind":
             baseline[(workload, size)] = (med, cv)
+            continue
+        if bench == "hashOnly":  # hashing the term bytes alone: the floor
+            floor[(workload, size)] = (med, cv)
             continue
         if layout not in layouts:
             layouts.append(layout)
@@ -113,6 +117,10 @@ def main():
         print("  ".join(h.ljust(w) for h, w in zip(header, widths)))
         for r in rows:
             print("  ".join(c.ljust(w) for c, w in zip(r, widths)))
+    if floor:
+        print("\nhashOnly (xxHash of every token's bytes, no table): " + ", ".join(
+            f"{w}/{z} {m:.1f} ns ({cv*100:.0f}%)" for (w, z), (m, cv) in
+            sorted(floor.items(), key=lambda kv: (sz.get(kv[0][1], 9), wl.get(kv[0][0], 9)))))
     reps = max((len(v) for v in samples.values()), default=0)
     print(f"\nmedian of {reps} repetitions per cell, ns per token; cv = stddev/mean over repetitions;"
           f" host: {context.get('num_cpus', '?')} cpus @ {context.get('mhz_per_cpu', '?')} MHz")

@@ -91,7 +91,7 @@ class SegmentReader {
 
   // The stored fields of docs[i] for every i (any order, repeats allowed),
   // as stored_fields().Documents(docs): every block to decode is prefetched
-  // (when there are two or more) before the first is decoded. kOutOfRange if
+  // (even a single one) before the first is decoded. kOutOfRange if
   // a doc is >= doc_count().
   absl::StatusOr<std::vector<std::vector<StoredField>>> StoredDocuments(
       std::span<const uint32_t> docs) const {

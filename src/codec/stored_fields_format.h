@@ -172,8 +172,9 @@ class DocBlockReader {
       const DocFileFormat& format, uint32_t num_docs, const DocFilesReaderOptions& options);
 
   // Calls fn(i, document docs[i]) for every i, in block order (input order
-  // within a block). Decodes each needed block once; when two or more blocks
-  // must be decoded, prefetches all of them first. kOutOfRange (before any
+  // within a block). Decodes each needed block once, and prefetches every
+  // block it must decode (even one: under MADV_RANDOM a cold block would fault
+  // in page by page) before decoding the first. kOutOfRange (before any
   // call of fn) if a doc is >= num_docs(); kDataLoss for a corrupt block.
   absl::Status ReadDocuments(std::span<const uint32_t> docs, DocFn fn) const;
 

@@ -34,25 +34,21 @@ uint32_t GrowSlice(ByteBlockPool& pool, uint32_t marker_address) {
 }
 
 void SliceReader::NextSlice() {
-  const uint32_t next = LoadLE32(pool_->At(limit_));
+  assert(!last_slice_ && cur_ == run_end_);
+  const uint32_t next = LoadLE32(run_end_);  // the forwarding address
   level_ = kSliceNextLevel[level_];
-  const uint32_t size = kSliceLevelSize[level_];
-  upto_ = next;
-  limit_ = (end_ - next < size) ? end_ : next + size - kSliceAddressBytes;
+  EnterSlice(next, kSliceLevelSize[level_]);
 }
 
 bool SliceReader::ReadBytes(uint8_t* out, size_t length) {
   while (length > 0) {
-    const uint8_t* data;
-    // Take no more than needed from the current run.
-    if (upto_ == limit_) {
-      if (eof()) return false;
+    if (cur_ == run_end_) {
+      if (last_slice_) return false;
       NextSlice();
     }
-    size_t chunk = std::min<size_t>(length, limit_ - upto_);
-    data = pool_->At(upto_);
-    std::memcpy(out, data, chunk);
-    upto_ += static_cast<uint32_t>(chunk);
+    const size_t chunk = std::min<size_t>(length, static_cast<size_t>(run_end_ - cur_));
+    std::memcpy(out, cur_, chunk);
+    cur_ += chunk;
     out += chunk;
     length -= chunk;
   }
@@ -61,10 +57,10 @@ bool SliceReader::ReadBytes(uint8_t* out, size_t length) {
 
 size_t SliceReader::NextChunk(const uint8_t** data) {
   if (eof()) return 0;
-  if (upto_ == limit_) NextSlice();
-  *data = pool_->At(upto_);
-  size_t chunk = limit_ - upto_;
-  upto_ = limit_;
+  if (cur_ == run_end_) NextSlice();
+  *data = cur_;
+  const size_t chunk = static_cast<size_t>(run_end_ - cur_);
+  cur_ = run_end_;
   return chunk;
 }
 

@@ -109,6 +109,12 @@ class SliceWriter {
 };
 
 // Reads one stream from its start address to its end address.
+//
+// Walks a raw pointer through the current slice's payload (a slice never
+// crosses a block, invariant 4), so a byte costs a compare and a load; the
+// pool is consulted only when a slice ends. [cur_, run_end_) is the unread
+// payload of the current slice; run_end_ points at its forwarding address,
+// unless last_slice_, when it is the stream's end.
 class SliceReader {
  public:
   SliceReader() = default;
@@ -118,23 +124,41 @@ class SliceReader {
     assert(end >= start);
     pool_ = pool;
     level_ = 0;
-    upto_ = start;
     end_ = end;
-    limit_ = (end - start < kFirstSliceSize) ? end : start + kFirstSliceSize - kSliceAddressBytes;
+    EnterSlice(start, kFirstSliceSize);
   }
 
   // True iff every byte of the stream has been read.
-  bool eof() const { return upto_ == end_; }
+  bool eof() const { return last_slice_ && cur_ == run_end_; }
 
   // REQUIRES: !eof().
   uint8_t ReadByte() {
     assert(!eof());
-    if (upto_ == limit_) NextSlice();
-    return *pool_->At(upto_++);
+    if (cur_ == run_end_) NextSlice();
+    return *cur_++;
   }
 
-  // Reads a VInt; returns false if the stream ends inside it.
+  // Reads a VInt; returns false if the stream ends inside it (or it is
+  // longer than 5 bytes).
   bool ReadVInt(uint32_t* value) {
+    if (run_end_ - cur_ >= 5) {  // fast path: the whole VInt is in this slice
+      const uint8_t* p = cur_;
+      uint32_t result = p[0] & 0x7f;
+      if (p[0] < 0x80) {
+        cur_ = p + 1;
+        *value = result;
+        return true;
+      }
+      for (int i = 1; i < 5; ++i) {
+        result |= static_cast<uint32_t>(p[i] & 0x7f) << (7 * i);
+        if (p[i] < 0x80) {
+          cur_ = p + i + 1;
+          *value = result;
+          return true;
+        }
+      }
+      return false;
+    }
     uint32_t result = 0;
     for (int shift = 0; shift < 35; shift += 7) {
       if (eof()) return false;
@@ -156,13 +180,25 @@ class SliceReader {
   size_t NextChunk(const uint8_t** data);
 
  private:
+  // Makes the slice at `address` (of `size` bytes) the current one.
+  void EnterSlice(uint32_t address, uint32_t size) {
+    last_slice_ = end_ - address < size;
+    if (address == end_) {  // empty: touch no pool memory
+      cur_ = run_end_ = nullptr;
+      return;
+    }
+    const uint32_t limit = last_slice_ ? end_ : address + size - kSliceAddressBytes;
+    cur_ = pool_->At(address);
+    run_end_ = cur_ + (limit - address);
+  }
   void NextSlice();
 
   const ByteBlockPool* pool_ = nullptr;
+  const uint8_t* cur_ = nullptr;      // next byte to read
+  const uint8_t* run_end_ = nullptr;  // end of the current slice's payload
+  uint32_t end_ = 0;                  // end address of the stream
   int level_ = 0;
-  uint32_t upto_ = 0;   // address of the next byte to read
-  uint32_t limit_ = 0;  // end of the payload readable in the current slice
-  uint32_t end_ = 0;    // end address of the stream
+  bool last_slice_ = true;  // the stream ends in the current slice
 };
 
 }  // namespace invert
