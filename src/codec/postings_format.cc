@@ -69,36 +69,6 @@ void PostingsWriter::StartTerm() {
   payload_bytes_.clear();
 }
 
-void PostingsWriter::AddDoc(uint32_t doc, uint32_t freq) {
-  if (!has_freqs_) freq = 1;
-  if (doc_n_ == kForBlockSize) EmitDocBlock();
-  if (stats_.doc_freq == 0) first_doc_ = doc;
-  docs_[doc_n_] = doc - last_doc_;
-  freqs_[doc_n_] = freq;
-  ++doc_n_;
-  last_doc_ = doc;
-  ++stats_.doc_freq;
-  stats_.total_term_freq += freq;
-  last_position_ = 0;
-  last_start_ = 0;
-}
-
-void PostingsWriter::AddPosition(uint32_t position, uint32_t start_offset, uint32_t end_offset,
-                                 std::string_view payload) {
-  pos_deltas_[pos_n_] = position - last_position_;
-  last_position_ = position;
-  if (has_payloads_) {
-    payload_lengths_[pos_n_] = static_cast<uint32_t>(payload.size());
-    payload_bytes_.append(payload);
-  }
-  if (has_offsets_) {
-    start_deltas_[pos_n_] = start_offset - last_start_;
-    offset_lengths_[pos_n_] = end_offset - start_offset;
-    last_start_ = start_offset;
-  }
-  if (++pos_n_ == kForBlockSize) EmitPosBlock();
-}
-
 void PostingsWriter::EmitDocBlock() {
   // Deltas in docs_ are from the previous doc; the first of the block is
   // from the previous block's last doc, as the format wants.

@@ -19,27 +19,14 @@ InMemoryPostingsIterator::InMemoryPostingsIterator(const PostingsWriterPerField&
 
 uint32_t InMemoryPostingsIterator::ReadProxVInt() {
   uint32_t value = 0;
-  // The streams were written by this process; a short read is a bug.
-  if (!prox_.ReadVInt(&value)) std::abort();
+  if (!prox_.ReadVInt(&value)) Corrupted();
   return value;
 }
 
-bool InMemoryPostingsIterator::NextDoc() {
+bool InMemoryPostingsIterator::NextDocSlow() {
   while (positions_left_ > 0) NextPosition();
   if (!docs_.eof()) {
-    uint32_t code = 0;
-    if (!docs_.ReadVInt(&code)) std::abort();
-    if (!has_freqs_) {
-      doc_ += code;
-      freq_ = 1;
-    } else {
-      doc_ += code >> 1;
-      if (code & 1) {
-        freq_ = 1;
-      } else if (!docs_.ReadVInt(&freq_)) {
-        std::abort();
-      }
-    }
+    ReadDocCode();
   } else if (!pending_done_) {
     pending_done_ = true;
     doc_ = state_.last_doc_id;
@@ -47,27 +34,23 @@ bool InMemoryPostingsIterator::NextDoc() {
   } else {
     return false;
   }
-  position_ = 0;
-  start_offset_ = 0;
-  positions_left_ = has_positions_ ? freq_ : 0;
+  StartDoc();
   return true;
 }
 
-void InMemoryPostingsIterator::NextPosition() {
-  assert(positions_left_ > 0);
-  --positions_left_;
-  const uint32_t code = ReadProxVInt();
-  position_ += code >> 1;
+void InMemoryPostingsIterator::ReadPositionExtras(bool has_payload) {
   payload_.clear();
-  if (code & 1) {
+  if (has_payload) {
     const uint32_t length = ReadProxVInt();
     payload_.resize(length);
-    if (!prox_.ReadBytes(reinterpret_cast<uint8_t*>(payload_.data()), length)) std::abort();
+    if (!prox_.ReadBytes(reinterpret_cast<uint8_t*>(payload_.data()), length)) Corrupted();
   }
   if (has_offsets_) {
     start_offset_ += ReadProxVInt();
     end_offset_ = start_offset_ + ReadProxVInt();
   }
 }
+
+void InMemoryPostingsIterator::Corrupted() { std::abort(); }
 
 }  // namespace invert

@@ -30,13 +30,30 @@ class InMemoryPostingsIterator {
   InMemoryPostingsIterator(const PostingsWriterPerField& field, uint32_t term_id);
 
   // Advances to the next doc; returns false when there are no more.
-  bool NextDoc();
+  bool NextDoc() {
+    if (positions_left_ == 0 && !docs_.eof()) [[likely]] {
+      ReadDocCode();
+      StartDoc();
+      return true;
+    }
+    return NextDocSlow();
+  }
   uint32_t doc() const { return doc_; }
   uint32_t freq() const { return freq_; }
 
   // Reads the next position of the current doc. REQUIRES: positions indexed
   // and fewer than freq() positions read in this doc.
-  void NextPosition();
+  void NextPosition() {
+    --positions_left_;
+    uint32_t code;
+    if (!prox_.ReadVInt(&code)) Corrupted();
+    position_ += code >> 1;
+    if ((code & 1) != 0 || has_offsets_) {
+      ReadPositionExtras(code & 1);
+    } else {
+      payload_.clear();
+    }
+  }
   uint32_t position() const { return position_; }
   uint32_t start_offset() const { return start_offset_; }
   uint32_t end_offset() const { return end_offset_; }
@@ -45,6 +62,34 @@ class InMemoryPostingsIterator {
 
  private:
   uint32_t ReadProxVInt();
+  // NextDoc() when positions are left to skip or the doc stream is done (the
+  // last doc lives in the PostingState, not in the stream).
+  bool NextDocSlow();
+  // Decodes the next doc delta (and freq) from the doc stream.
+  void ReadDocCode() {
+    uint32_t code;
+    if (!docs_.ReadVInt(&code)) Corrupted();
+    if (!has_freqs_) {
+      doc_ += code;
+      freq_ = 1;
+    } else {
+      doc_ += code >> 1;
+      if (code & 1) {
+        freq_ = 1;
+      } else if (!docs_.ReadVInt(&freq_)) {
+        Corrupted();
+      }
+    }
+  }
+  void StartDoc() {
+    position_ = 0;
+    start_offset_ = 0;
+    positions_left_ = has_positions_ ? freq_ : 0;
+  }
+  // The payload (if has_payload) and offsets of the position just read.
+  void ReadPositionExtras(bool has_payload);
+  // The streams were written by this process: a short read is a bug.
+  [[noreturn]] static void Corrupted();
 
   const PostingState& state_;
   SliceReader docs_;
