@@ -11,8 +11,8 @@
 #include <malloc.h>
 
 #include <cstdio>
-#include <filesystem>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,8 +20,8 @@
 #include "index/indexing_chain.h"
 #include "index/line_doc_schema.h"
 #include "index/segment_flush.h"
-#include "invert/directory.h"
 #include "invert/analysis.h"
+#include "invert/directory.h"
 #include "invert/line_docs.h"
 
 namespace invert::bench {
@@ -71,8 +71,14 @@ const Corpus& GetCorpus() {
       auto doc = (*source)->Next();
       if (absl::IsOutOfRange(doc.status())) break;
       if (!doc.ok()) continue;
-      Corpus::Doc d{std::string(doc->id), std::string(doc->title), std::string(doc->date),
-                    std::string(doc->body), {}, {}, {}, {}};
+      Corpus::Doc d{std::string(doc->id),
+                    std::string(doc->title),
+                    std::string(doc->date),
+                    std::string(doc->body),
+                    {},
+                    {},
+                    {},
+                    {}};
       c->bytes += d.title.size() + d.date.size() + d.body.size() + d.id.size();
       c->docs.push_back(std::move(d));
     }
@@ -183,8 +189,8 @@ void BM_Flush(benchmark::State& state, TermBytesLayout layout, bool term_vectors
 void RegisterAll() {
   for (TermBytesLayout layout : {TermBytesLayout::kShared, TermBytesLayout::kSeparate}) {
     for (bool tv : {false, true}) {
-      const std::string name = std::string("flush/") + std::string(TermBytesLayoutName(layout)) +
-                               (tv ? "/tv" : "/notv");
+      const std::string name =
+          std::string("flush/") + std::string(TermBytesLayoutName(layout)) + (tv ? "/tv" : "/notv");
       benchmark::RegisterBenchmark(name.c_str(), BM_Flush, layout, tv)
           ->Unit(benchmark::kMillisecond)
           ->UseRealTime();

@@ -60,7 +60,8 @@ class Checker {
     for (uint32_t doc = 0; doc < docs; ++doc) {
       absl::StatusOr<std::vector<StoredField>> stored = seg.stored_fields().Document(doc);
       if (!stored.ok()) {
-        Problem(absl::StrCat(name, ": stored fields of doc ", doc, ": ", stored.status().message()));
+        Problem(
+            absl::StrCat(name, ": stored fields of doc ", doc, ": ", stored.status().message()));
         break;
       }
       for (const StoredField& f : *stored) {
@@ -124,7 +125,8 @@ class Checker {
                                    ": fewer positions than its freq"));
               break;
             }
-            if ((i > 0 && it.position() < last_pos) || it.position() > IndexingChain::kMaxPosition) {
+            if ((i > 0 && it.position() < last_pos) ||
+                it.position() > IndexingChain::kMaxPosition) {
               Problem(absl::StrCat(where, ": positions out of order"));
             }
             if (offsets && ((i > 0 && it.start_offset() < last_start) ||
@@ -137,11 +139,12 @@ class Checker {
         }
       }
       if (!it.status().ok()) {
-        Problem(absl::StrCat(where, " term \"", absl::CEscape(Sv(term)), "\": ", it.status().message()));
+        Problem(absl::StrCat(where, " term \"", absl::CEscape(Sv(term)),
+                             "\": ", it.status().message()));
       }
       if (df != ts.doc_freq) {
-        Problem(absl::StrCat(where, " term \"", absl::CEscape(Sv(term)), "\": doc freq ", ts.doc_freq,
-                             " but ", df, " postings"));
+        Problem(absl::StrCat(where, " term \"", absl::CEscape(Sv(term)), "\": doc freq ",
+                             ts.doc_freq, " but ", df, " postings"));
       }
       if (freqs && ttf != ts.total_term_freq) {
         Problem(absl::StrCat(where, " term \"", absl::CEscape(Sv(term)), "\": total term freq ",
@@ -168,7 +171,8 @@ class Checker {
       return;
     }
     for (const TermVectorFieldData& f : *vectors) {
-      if (f.field_number >= seg.fields().size() || !seg.fields()[f.field_number].type.term_vectors) {
+      if (f.field_number >= seg.fields().size() ||
+          !seg.fields()[f.field_number].type.term_vectors) {
         Problem(absl::StrCat(seg.info().name, ": doc ", doc, " has term vectors for field ",
                              f.field_number, " which has none"));
         continue;
@@ -219,7 +223,8 @@ CheckReport CheckIndex(Directory* dir) {
   report.segments = (*reader)->segment_count();
   report.docs = (*reader)->doc_count();
   Checker checker(&report);
-  for (size_t i = 0; i < (*reader)->segment_count(); ++i) checker.CheckSegment((*reader)->segment(i));
+  for (size_t i = 0; i < (*reader)->segment_count(); ++i)
+    checker.CheckSegment((*reader)->segment(i));
   return report;
 }
 
@@ -228,22 +233,25 @@ std::string FormatCheckReport(const CheckReport& r) {
                                     r.generation, r.segments, r.docs, r.index_bytes);
   for (const std::string& note : r.notes) absl::StrAppend(&out, "note: ", note, "\n");
   uint64_t postings = 0, positions = 0;
-  absl::StrAppend(&out, absl::StrFormat("%-20s %14s %14s %14s\n", "field", "terms", "postings",
-                                        "positions"));
+  absl::StrAppend(
+      &out, absl::StrFormat("%-20s %14s %14s %14s\n", "field", "terms", "postings", "positions"));
   for (const auto& [name, f] : r.fields) {
-    absl::StrAppend(&out, absl::StrFormat("%-20s %14d %14d %14d\n", name, f.terms, f.postings,
-                                          f.positions));
+    absl::StrAppend(
+        &out, absl::StrFormat("%-20s %14d %14d %14d\n", name, f.terms, f.postings, f.positions));
     postings += f.postings;
     positions += f.positions;
   }
   if (postings > 0) {
-    absl::StrAppend(&out, absl::StrFormat("doc file: %.2f bytes per posting; ", 1.0 * r.doc_file_bytes / postings));
+    absl::StrAppend(&out, absl::StrFormat("doc file: %.2f bytes per posting; ",
+                                          1.0 * r.doc_file_bytes / postings));
   }
   if (positions > 0) {
-    absl::StrAppend(&out, absl::StrFormat("pos file: %.2f bytes per position; ", 1.0 * r.pos_file_bytes / positions));
+    absl::StrAppend(&out, absl::StrFormat("pos file: %.2f bytes per position; ",
+                                          1.0 * r.pos_file_bytes / positions));
   }
   if (postings > 0) {
-    absl::StrAppend(&out, absl::StrFormat("whole index: %.2f bytes per posting\n", 1.0 * r.index_bytes / postings));
+    absl::StrAppend(&out, absl::StrFormat("whole index: %.2f bytes per posting\n",
+                                          1.0 * r.index_bytes / postings));
   }
   if (r.ok) {
     absl::StrAppend(&out, "OK: every checksum and invariant holds\n");

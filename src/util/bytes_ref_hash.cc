@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <new>
 
@@ -36,7 +36,9 @@ void TagTable::Allocate(uint32_t capacity) {
 
 void TagTable::Reset() { Allocate(initial_capacity_); }
 
-void TagTable::Zero() { std::memset(slots_, 0, static_cast<size_t>(capacity()) * sizeof(uint64_t)); }
+void TagTable::Zero() {
+  std::memset(slots_, 0, static_cast<size_t>(capacity()) * sizeof(uint64_t));
+}
 
 void TagTable::Grow() {
   const uint32_t old_capacity = capacity();

@@ -250,7 +250,8 @@ int Run(const Args& args) {
   const double gb_per_hour = input_bytes / 1e9 / seconds * 3600;
   if (args.json) {
     std::printf(
-        "{\"docs\":%llu,\"seconds\":%.3f,\"docs_per_s\":%.1f,\"gb_per_hour\":%.3f,\"input_bytes\":%llu,"
+        "{\"docs\":%llu,\"seconds\":%.3f,\"docs_per_s\":%.1f,\"gb_per_hour\":%.3f,\"input_bytes\":%"
+        "llu,"
         "\"segments\":%llu,\"unique_terms\":%llu,\"index_bytes\":%llu,\"peak_rss_bytes\":%llu,"
         "\"peak_ram_buffer_bytes\":%lld,\"skipped\":%llu,\"threads\":%d,\"ram_mb\":%.0f,"
         "\"layout\":\"%s\",\"term_vectors\":%s,\"flush_seconds\":%.3f,\"ok\":%s}\n",
@@ -259,8 +260,7 @@ int Run(const Args& args) {
         static_cast<unsigned long long>(st.segments_flushed),
         static_cast<unsigned long long>(st.flushed_terms),
         static_cast<unsigned long long>(index_bytes),
-        static_cast<unsigned long long>(PeakRssBytes()),
-        static_cast<long long>(st.peak_ram_bytes),
+        static_cast<unsigned long long>(PeakRssBytes()), static_cast<long long>(st.peak_ram_bytes),
         static_cast<unsigned long long>(shared.bad_count.load()), (*writer)->threads(), args.ram_mb,
         std::string(TermBytesLayoutName(args.layout)).c_str(), args.term_vectors ? "true" : "false",
         st.flush_seconds, status.ok() ? "true" : "false");
@@ -268,12 +268,14 @@ int Run(const Args& args) {
     std::printf("indexed      %llu docs in %.2f s: %.0f docs/s, %.2f GB/hour (%.1f MB of input)\n",
                 static_cast<unsigned long long>(docs), seconds, docs / seconds, gb_per_hour,
                 input_bytes / 1e6);
-    std::printf("segments     %llu flushed (%.2f s flushing), %llu unique terms over all segments\n",
-                static_cast<unsigned long long>(st.segments_flushed), st.flush_seconds,
-                static_cast<unsigned long long>(st.flushed_terms));
+    std::printf(
+        "segments     %llu flushed (%.2f s flushing), %llu unique terms over all segments\n",
+        static_cast<unsigned long long>(st.segments_flushed), st.flush_seconds,
+        static_cast<unsigned long long>(st.flushed_terms));
     std::printf("index        %.2f MB in %s\n", index_bytes / 1e6, args.index.c_str());
-    std::printf("memory       peak RSS %.1f MB; in-memory segments peaked at %.1f MB of a %.0f MB buffer\n",
-                PeakRssBytes() / 1048576.0, st.peak_ram_bytes / 1048576.0, args.ram_mb);
+    std::printf(
+        "memory       peak RSS %.1f MB; in-memory segments peaked at %.1f MB of a %.0f MB buffer\n",
+        PeakRssBytes() / 1048576.0, st.peak_ram_bytes / 1048576.0, args.ram_mb);
     std::printf("settings     %d thread(s), layout %s%s\n", (*writer)->threads(),
                 std::string(TermBytesLayoutName(args.layout)).c_str(),
                 args.term_vectors ? ", body term vectors" : "");

@@ -23,10 +23,10 @@ void Progress::Draw(const ProgressSnapshot& s, int64_t now_ms) {
   std::lock_guard lock(draw_mu_);
   const double seconds = (now_ms - start_ms_) / 1000.0;
   char line[256];
-  int n = std::snprintf(line, sizeof(line), "\r%llu docs  %.0f docs/s  %.1f MB/s  RAM %.0f MB  %llu segments",
-                        static_cast<unsigned long long>(s.docs), s.docs / seconds,
-                        s.input_bytes / 1e6 / seconds, s.ram_bytes / 1048576.0,
-                        static_cast<unsigned long long>(s.segments));
+  int n = std::snprintf(
+      line, sizeof(line), "\r%llu docs  %.0f docs/s  %.1f MB/s  RAM %.0f MB  %llu segments",
+      static_cast<unsigned long long>(s.docs), s.docs / seconds, s.input_bytes / 1e6 / seconds,
+      s.ram_bytes / 1048576.0, static_cast<unsigned long long>(s.segments));
   if (s.total_bytes.has_value() && *s.total_bytes > 0 && n > 0) {
     const double fraction = std::min(1.0, static_cast<double>(s.input_bytes) / *s.total_bytes);
     const int width = 24;
