@@ -55,6 +55,7 @@
 #include <vector>
 
 #include "invert/directory.h"
+#include "latency_report.h"
 #include "store/batch_reader.h"
 #include "store/index_input.h"
 #include "store/index_output.h"
@@ -220,15 +221,8 @@ void Report(benchmark::State& state, std::vector<uint64_t>& latencies, const Pre
   }
   shared->barrier->arrive_and_wait();
   if (state.thread_index() != 0) return;
-  std::vector<uint64_t>& all = shared->latencies;
-  std::sort(all.begin(), all.end());
-  auto at = [&](double q) {
-    return all.empty() ? 0.0 : static_cast<double>(all[static_cast<size_t>(q * (all.size() - 1))]);
-  };
   const double n = static_cast<double>(std::max<uint64_t>(shared->iterations, 1));
-  state.counters["p50_ns"] = at(0.50);
-  state.counters["p90_ns"] = at(0.90);
-  state.counters["p99_ns"] = at(0.99);
+  ReportLatencyPercentiles(state, shared->latencies);
   state.counters["madvise_per_iter"] = static_cast<double>(shared->madvise) / n;
   state.counters["mincore_per_iter"] = static_cast<double>(shared->mincore) / n;
   state.counters["syscalls_per_iter"] = static_cast<double>(shared->syscalls) / n;

@@ -78,6 +78,7 @@
 #include "invert/directory.h"
 #include "invert/index_writer.h"
 #include "invert/line_docs.h"
+#include "latency_report.h"
 #include "store/batch_reader.h"
 #include "store/codec_util.h"
 #include "store/index_input.h"
@@ -582,19 +583,12 @@ struct Run {
   }
 };
 
-double Quantile(std::vector<uint64_t>& latencies, double q) {
-  if (latencies.empty()) return 0;
-  std::sort(latencies.begin(), latencies.end());
-  return static_cast<double>(latencies[static_cast<size_t>(q * (latencies.size() - 1))]);
-}
-
 void Report(benchmark::State& state, Run& run) {
   const double n = static_cast<double>(std::max<size_t>(run.latencies.size(), 1));
-  state.counters["p50_ns"] = Quantile(run.latencies, 0.50);
-  state.counters["p90_ns"] = Quantile(run.latencies, 0.90);
-  state.counters["p99_ns"] = Quantile(run.latencies, 0.99);
+  ReportLatencyPercentiles(state, run.latencies);
   if (!run.off_latencies.empty()) {
-    state.counters["p50_off_ns"] = Quantile(run.off_latencies, 0.50);
+    std::sort(run.off_latencies.begin(), run.off_latencies.end());
+    state.counters["p50_off_ns"] = QuantileOfSorted(run.off_latencies, 0.50);
     state.counters["p50_vs_off"] = state.counters["p50_ns"] / state.counters["p50_off_ns"];
   }
   state.counters["madvise_per_iter"] = static_cast<double>(run.calls.madvise) / n;
