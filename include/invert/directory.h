@@ -109,6 +109,17 @@ class MappedFile {
 // otherwise kInvalidArgument saying why.
 absl::Status ValidateFileName(std::string_view name);
 
+// An exclusive lock on a directory, taken by Directory::ObtainLock and held
+// until this object is destroyed (or its process dies).
+class DirectoryLock {
+ public:
+  virtual ~DirectoryLock() = default;
+  // OK iff the lock is still held: its file was not deleted or replaced
+  // behind the holder's back (which would let a second writer lock a new
+  // file). kFailedPrecondition saying what happened otherwise.
+  virtual absl::Status EnsureValid() const = 0;
+};
+
 class Directory {
  public:
   virtual ~Directory() = default;
@@ -150,6 +161,13 @@ class Directory {
   // creates, renames and deletes done so far.
   virtual absl::Status SyncMetaData() = 0;
 
+  // Takes the exclusive lock called `name` (the writer's "write.lock"),
+  // creating its file if needed. Exclusive between processes and within one:
+  // a second ObtainLock of the same lock fails with kFailedPrecondition
+  // naming the directory and, when known, the holder's process id. The lock
+  // file itself is never deleted.
+  virtual absl::StatusOr<std::unique_ptr<DirectoryLock>> ObtainLock(std::string_view name) = 0;
+
   // For messages, e.g. "FSDirectory(/path/to/index)".
   virtual std::string DebugString() const = 0;
 };
@@ -174,6 +192,10 @@ class FSDirectory final : public Directory {
   absl::Status Rename(std::string_view from, std::string_view to) override;
   absl::Status Sync(const std::vector<std::string>& names) override;
   absl::Status SyncMetaData() override;
+  // An OFD lock (fcntl F_OFD_SETLK) on the file: released by the kernel when
+  // the process dies, exclusive between two opens within one process too.
+  // The holder writes its pid into the file for the message of a refusal.
+  absl::StatusOr<std::unique_ptr<DirectoryLock>> ObtainLock(std::string_view name) override;
   std::string DebugString() const override;
 
  private:

@@ -24,6 +24,30 @@
 // commit intact; files of segments never committed are deleted on the next
 // Open().
 //
+// Safety (docs/safety.md):
+//   * One writer per directory: Open() takes an exclusive OS lock on the
+//     file "write.lock" and holds it until Close(), Rollback() or
+//     destruction; a second writer (another process, or this one) fails at
+//     Open() with kFailedPrecondition. The OS releases the lock if the
+//     process dies. Readers take no lock.
+//   * Never a silent wipe: a directory whose newest commit point cannot be
+//     read makes Open() fail with the file and the cause; nothing is deleted.
+//     Only with options.recover does the writer continue from the newest
+//     older commit that reads (warnings() says which, and what was skipped).
+//   * Only its own files: the writer deletes a file only if its name fits
+//     invert's scheme and it provably belongs to this index (a segment this
+//     writer created or a commit of this index listed, or a file whose header
+//     carries this index's id). Everything else in the directory is left
+//     alone.
+//   * One schema per index: a field name keeps the type of its first use
+//     (in the order AddDocument calls return) for the whole index, across
+//     threads, segments and commits; the schema is stored in every commit
+//     point and restored by Open().
+//   * Exceptions (std::bad_alloc included) never escape: a document that
+//     fails while being analyzed gets kResourceExhausted and is not added; a
+//     failure while inverting or flushing loses the documents added since
+//     the last commit, and the writer refuses further work until Rollback().
+//
 // Thread safety: every method may be called from any thread. Commit, Close
 // and Rollback wait for documents being added to finish.
 #ifndef INVERT_INDEX_WRITER_H_
@@ -44,10 +68,30 @@
 
 namespace invert {
 
+// What Open() does with the index already in the directory (Lucene's
+// IndexWriterConfig.OpenMode).
+enum class OpenMode : uint8_t {
+  // Start a new, empty index. Over an existing index, the first commit
+  // replaces it (its files are deleted only after that commit, and a writer
+  // closed without committing leaves the old index as it was).
+  kCreate,
+  // Add to the existing index; kNotFound if the directory holds none.
+  kAppend,
+  // kAppend if the directory holds an index, else kCreate.
+  kCreateOrAppend,
+};
+
 struct IndexWriterOptions {
   // ---- Behaviour ----
+  OpenMode open_mode = OpenMode::kCreateOrAppend;
   // Create the directory if it does not exist (its parent must).
-  bool create = true;
+  bool create_directory = true;
+  // When the newest commit point cannot be read (damaged, unreadable, or of
+  // a newer format): false (default) fails Open() and deletes nothing; true
+  // continues from the newest commit point that reads, and warnings() names
+  // it and the ones skipped. Skipped commit points and the files only they
+  // may list are kept (never deleted), for a person to inspect.
+  bool recover = false;
   // Analyzer for tokenized text fields (the standard analyzer if unset), and
   // per-field overrides.
   std::function<std::unique_ptr<Analyzer>()> analyzer;
@@ -67,9 +111,27 @@ struct IndexWriterOptions {
   int threads = 1;
   // Where term bytes live (see docs/benchmarks.md).
   TermBytesLayout layout = TermBytesLayout::kSeparate;
+  // The most memory one document may take while it is indexed (its tokens
+  // and what it adds to the in-memory segment), in MB. A document that needs
+  // more is rejected with kInvalidArgument; one that fits but would push the
+  // RAM buffer over its limit flushes first. 0 (default): half of each
+  // thread's share of ram_buffer_mb.
+  double max_document_mb = 0;
 };
 
 inline constexpr double kMinRamPerThreadMb = 4;
+inline constexpr int kMaxThreads = 256;
+// ram_buffer_mb must be at most this (1 TiB).
+inline constexpr double kMaxRamBufferMb = 1024.0 * 1024;
+// Field names: 1 to kMaxFieldNameBytes bytes of well-formed UTF-8.
+inline constexpr size_t kMaxFieldNameBytes = 1024;
+
+// A field of the index's schema: its name and the type it is fixed to.
+struct FieldSchema {
+  std::string name;
+  FieldType type;
+  bool operator==(const FieldSchema&) const = default;
+};
 
 struct IndexWriterStats {
   uint64_t docs_added = 0;        // since Open
@@ -80,12 +142,25 @@ struct IndexWriterStats {
   int64_t ram_bytes = 0;          // in-memory segments now
   int64_t peak_ram_bytes = 0;     // highest ram_bytes seen
   double flush_seconds = 0;       // time spent flushing, all threads
+  uint64_t commit_generation = 0;  // of the last commit (0: none yet)
+  uint64_t committed_docs = 0;     // documents in the last commit
+};
+
+// What Open() found.
+struct IndexWriterOpenInfo {
+  bool created = false;         // true iff this writer starts a new index
+  uint64_t generation = 0;      // the commit opened (0 when created)
+  uint64_t docs = 0;            // documents in that commit
+  std::string index_id;         // 32 hex digits
+  std::vector<std::string> skipped_commits;  // unreadable newer commit points (recover)
 };
 
 class IndexWriter {
  public:
-  // Opens (or creates) the index at `path`. A missing parent or an
-  // unwritable directory fails here, before any indexing work.
+  // Opens (or creates) the index at `path` as options.open_mode says. A
+  // missing parent, an unwritable directory, a lock held by another writer
+  // (kFailedPrecondition) or an unreadable newest commit point fails here,
+  // before any indexing work and without deleting anything.
   static absl::StatusOr<std::unique_ptr<IndexWriter>> Open(const std::string& path,
                                                            IndexWriterOptions options);
   // The same over any Directory (e.g. one that injects faults), which must
@@ -106,7 +181,12 @@ class IndexWriter {
   absl::Status Rollback();
 
   IndexWriterStats stats() const;
-  // Adjustments Open() made to the options, in words.
+  const IndexWriterOpenInfo& open_info() const;
+  // The index's fields and their types: those of the last commit, then those
+  // added since, in order of first use.
+  std::vector<FieldSchema> schema() const;
+  // Adjustments Open() made to the options, and what recover skipped, in
+  // words.
   const std::vector<std::string>& warnings() const;
   // Effective number of concurrent in-memory segments.
   int threads() const;
