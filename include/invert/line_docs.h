@@ -29,6 +29,26 @@
 //     ignored; string escapes (including \uXXXX surrogate pairs) are decoded.
 //   * blank lines (only spaces, tabs, CR) are skipped.
 //
+// Input that is not line documents (OpenLineDocs): before the first line is
+// returned, the first 64 KiB (at most max_line_bytes + 2 bytes) and the first
+// 8 lines are looked at, and OpenLineDocs fails with InvalidArgumentError
+// "NAME does not look like line documents (REASON); ADVICE" (NAME is the
+// path, or "standard input") when they hold
+//   * a UTF-16 or UTF-32 byte-order mark, or UTF-16 without one (a NUL in
+//     every other byte): "(UTF-16 little-endian byte order mark at byte 0);
+//     convert it to UTF-8 ...";
+//   * gzip, zstd, bzip2, xz or zip data: "(gzip-compressed data); decompress
+//     it first";
+//   * a NUL byte in one of the first 8 lines: "(NUL bytes in line 3); ...";
+//   * mostly control bytes (binary data): "(binary data: ...)";
+//   * no TAB in any of the first 8 lines (or in every line of a shorter
+//     input), when the columns are two or more: "(no TAB in the first 8
+//     lines); line
+//     documents are title<TAB>date<TAB>body; for JSON lines use
+//     OpenJsonLines (invert-index --format json)".
+// A file of line documents with a few malformed lines among its first ones
+// passes: one line with a TAB among the first 8 is enough.
+//
 // Errors from Next():
 //   * absl::OutOfRangeError at the end of the input (and on every later call);
 //   * absl::InvalidArgumentError for a malformed line, with "line N: reason":
@@ -91,8 +111,10 @@ struct DocSourceOptions {
 };
 
 // Opens a line-documents file, or standard input for "-". Reads the first line
-// to detect the header; fails with InvalidArgumentError if a header names no
-// body column, and with the errno's status code if the file cannot be opened.
+// to detect the header and looks at the first lines (see above); fails with
+// InvalidArgumentError if a header names no body column or the input does not
+// look like line documents, and with the errno's status code if the file
+// cannot be opened or read.
 absl::StatusOr<std::unique_ptr<DocSource>> OpenLineDocs(const std::string& path_or_dash,
                                                         const DocSourceOptions& options = {});
 

@@ -53,6 +53,17 @@ absl::StatusOr<std::string_view> LineReader::NextLine() {
   }
 }
 
+absl::StatusOr<std::string_view> LineReader::Peek(size_t n) {
+  if (!io_status_.ok()) return io_status_;
+  // NextLine() buffers at most this much of a line before it gives up on it,
+  // so peeking never grows the buffer past what reading would.
+  const size_t want = std::min(n, max_line_bytes_ + 2);
+  while (end_ - begin_ < want && !eof_) {
+    if (absl::Status filled = Fill(); !filled.ok()) return filled;
+  }
+  return std::string_view(buffer_.get() + begin_, std::min(end_ - begin_, n));
+}
+
 absl::StatusOr<std::string_view> LineReader::CheckedLine(std::string_view line) const {
   if (line.size() > max_line_bytes_) return TooLong();
   return line;

@@ -59,6 +59,22 @@ class LineReader {
   // a read error, returned again on every later call.
   absl::StatusOr<std::string_view> NextLine();
 
+  // Returns up to `n` bytes of the input that follow the last line returned
+  // or rejected, reading as needed but consuming nothing: fewer at the end of
+  // the input or when max_line_bytes + 2 bytes are buffered (the most a line
+  // may need). The view is valid until the next call that reads. A read error
+  // is returned, and again by every later call.
+  absl::StatusOr<std::string_view> Peek(size_t n);
+
+  // The bytes already read that follow the last line returned or rejected;
+  // reads nothing. Valid until the next call that reads.
+  std::string_view buffered() const {
+    return std::string_view(buffer_.get() + begin_, end_ - begin_);
+  }
+  // Returns true iff the end of the input was reached: buffered() is all of
+  // the input that is left.
+  bool at_end() const { return eof_; }
+
   // The 1-based number of the line last returned or rejected (0 before any).
   uint64_t line_number() const { return line_number_; }
 

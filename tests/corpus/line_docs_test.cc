@@ -223,6 +223,124 @@ TEST(LineDocsTest, ProgressCountsConsumedBytes) {
   EXPECT_TRUE(absl::IsOutOfRange(source->Next().status()));
 }
 
+// ---- Input that is not line documents is refused by OpenLineDocs.
+
+// The message OpenLineDocs fails with, or "" if it opens.
+std::string OpenError(std::string_view contents, const DocSourceOptions& options = {}) {
+  TempFile file(contents);
+  auto source = OpenLineDocs(file.path(), options);
+  if (source.ok()) return "";
+  EXPECT_TRUE(absl::IsInvalidArgument(source.status())) << source.status();
+  const std::string message(source.status().message());
+  EXPECT_EQ(message.find(file.path() + " does not look like line documents ("), 0u) << message;
+  return message;
+}
+
+bool Contains(const std::string& text, std::string_view part) {
+  return text.find(part) != std::string::npos;
+}
+
+// `ascii` in UTF-16, each code unit little- or big-endian.
+std::string Utf16(std::string_view ascii, bool little_endian) {
+  std::string out;
+  for (char c : ascii) {
+    out += little_endian ? std::string{c, '\0'} : std::string{'\0', c};
+  }
+  return out;
+}
+
+TEST(LineDocsTest, Utf16WithByteOrderMarkIsRefused) {
+  const std::string lines = "title\tdate\tbody\nt2\td2\tb2\n";
+  std::string message = OpenError("\xFF\xFE" + Utf16(lines, true));
+  EXPECT_TRUE(Contains(message, "(UTF-16 little-endian byte order mark at byte 0)")) << message;
+  EXPECT_TRUE(Contains(message, "convert it to UTF-8")) << message;
+  message = OpenError("\xFE\xFF" + Utf16(lines, false));
+  EXPECT_TRUE(Contains(message, "(UTF-16 big-endian byte order mark at byte 0)")) << message;
+  message = OpenError(std::string("\xFF\xFE\0\0", 4) + "t\0\0\0");
+  EXPECT_TRUE(Contains(message, "UTF-32 little-endian")) << message;
+}
+
+TEST(LineDocsTest, Utf16WithoutByteOrderMarkIsRefused) {
+  const std::string lines = "title\tdate\tbody\nt2\td2\tb2\n";
+  std::string message = OpenError(Utf16(lines, true));
+  EXPECT_TRUE(Contains(message, "(looks like UTF-16 little-endian")) << message;
+  message = OpenError(Utf16(lines, false));
+  EXPECT_TRUE(Contains(message, "(looks like UTF-16 big-endian")) << message;
+}
+
+TEST(LineDocsTest, NulBytesInTheFirstLinesAreRefused) {
+  std::string contents = "t1\td1\tb1\nt2\td2\tb2\nt3\td3\tb";
+  contents += std::string("\0\0x\n", 4);
+  const std::string message = OpenError(contents);
+  EXPECT_TRUE(Contains(message, "(NUL bytes in line 3)")) << message;
+  // A UTF-8 byte-order mark is fine; line numbers still count from 1.
+  EXPECT_TRUE(Contains(OpenError("\xEF\xBB\xBF" + contents), "(NUL bytes in line 3)"));
+}
+
+TEST(LineDocsTest, BinaryAndCompressedDataAreRefused) {
+  std::string binary;
+  for (int i = 0; i < 512; ++i)
+    binary +=
+        "\x01\x02\x03\x04"
+        "abcd";
+  std::string message = OpenError(binary);
+  EXPECT_TRUE(Contains(message, "(binary data: ")) << message;
+  message = OpenError("\x1F\x8B\x08\x00\x12\x34\x56\x78rest of a gzip stream");
+  EXPECT_TRUE(Contains(message, "(gzip-compressed data); decompress it first")) << message;
+  message = OpenError(std::string("\x28\xB5\x2F\xFD\x04\x00", 6));
+  EXPECT_TRUE(Contains(message, "(zstd-compressed data)")) << message;
+}
+
+TEST(LineDocsTest, NoTabInTheFirstEightLinesIsRefused) {
+  std::string contents;
+  for (int i = 0; i < 8; ++i) contents += "just some words\n";
+  contents += "t\td\tb\n";  // line 9 would do, but nobody looks that far
+  std::string message = OpenError(contents);
+  EXPECT_TRUE(Contains(message, "(no TAB in the first 8 lines)")) << message;
+  EXPECT_TRUE(Contains(message, "line documents are title<TAB>date<TAB>body")) << message;
+  EXPECT_TRUE(Contains(message, "--format json")) << message;
+
+  message = OpenError("{\"title\": \"t\", \"body\": \"b\"}\n{\"body\": \"c\"}\n");
+  EXPECT_TRUE(Contains(message, "(no TAB in the first 2 lines)")) << message;
+  EXPECT_TRUE(Contains(message, "this looks like JSON lines")) << message;
+
+  message = OpenError("one line, no tab, no newline");
+  EXPECT_TRUE(Contains(message, "(no TAB in its only line)")) << message;
+
+  // After a header, the data lines are what counts.
+  message = OpenError("FIELDS_HEADER_INDICATOR###\tdoctitle\tdocdate\tbody\nno tabs\n");
+  EXPECT_TRUE(Contains(message, "(no TAB in its only line)")) << message;
+
+  // A line longer than the 64 KiB looked at is looked at whole.
+  std::string long_first = std::string(100000, 'x') + "\n";
+  for (int i = 0; i < 8; ++i) long_first += "words\n";
+  message = OpenError(long_first);
+  EXPECT_TRUE(Contains(message, "(no TAB in the first 8 lines)")) << message;
+  EXPECT_EQ(OpenError(std::string(100000, 'x') + "\tdate\tbody\n"), "");
+  EXPECT_EQ(OpenError("t\td\tb\n" + std::string(100000, 'x') + "\n"), "");
+}
+
+TEST(LineDocsTest, LineDocumentsWithSomeMalformedFirstLinesOpen) {
+  // One TAB among the first 8 lines is enough; the others are bad lines.
+  std::string contents;
+  for (int i = 0; i < 7; ++i) contents += "no tab here\n";
+  contents += "t\td\tb\n";
+  EXPECT_EQ(OpenError(contents), "");
+  // A header with one column: its lines have no TABs, rightly.
+  EXPECT_EQ(OpenError("FIELDS_HEADER_INDICATOR###\tbody\nthe body\nanother\n"), "");
+  // Empty input, a header alone, blank lines before a document.
+  EXPECT_EQ(OpenError(""), "");
+  EXPECT_EQ(OpenError("FIELDS_HEADER_INDICATOR###\tdoctitle\tdocdate\tbody\n"), "");
+  EXPECT_EQ(OpenError("\n\n\nt\td\tb\n"), "");
+  // Control bytes here and there (an ESC, a form feed) are text.
+  EXPECT_EQ(OpenError("t\x1b[1m\td\tb\x0c\n"), "");
+  // With tiny reads, only what max_line_bytes allows is looked at.
+  DocSourceOptions options;
+  options.max_line_bytes = 10;
+  options.read_bytes = 1;
+  EXPECT_EQ(OpenError("long first line without tabs\nt\td\tb\n", options), "");
+}
+
 // Random fields, line endings, malformed lines and buffer sizes against a
 // plain split of the same text.
 TEST(LineDocsTest, RandomizedMatchesNaiveSplit) {
@@ -248,6 +366,12 @@ TEST(LineDocsTest, RandomizedMatchesNaiveSplit) {
       if (rng.Bernoulli(0.05)) fields = static_cast<int>(rng.Uniform(6)) + 1;
       std::vector<std::string> values;
       for (int f = 0; f < fields; ++f) values.push_back(field(f == 2 ? 2000 : 30));
+      if (i == 0) {
+        // The first document is well formed and short: input without a TAB
+        // in its first lines is refused at open (tested above).
+        fields = 3;
+        values = {field(10), field(10), field(10)};
+      }
       std::string line = values[0];
       for (int f = 1; f < fields; ++f) absl::StrAppend(&line, "\t", values[f]);
       const bool last = i + 1 == lines;
