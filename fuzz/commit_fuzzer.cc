@@ -2,10 +2,10 @@
 //
 // Input: flags:u8 (bit 0: rewrite the footer checksum), generation:u8, then
 // the bytes of segments_<generation>. ReadCommit of that file, then
-// ReadLatestCommit over a directory holding it and, with flags bit 1, a
-// valid older commit (segments_0 with two segments), which it must fall
-// back to when the fuzzed one does not verify. Errors are fine; crashes are
-// not.
+// ReadNewestCommit over a directory holding it and, with flags bit 1, a
+// valid older commit (segments_1 with two segments), which it must fall
+// back to (with fall_back) when the fuzzed one does not read. Errors are
+// fine; crashes are not.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -24,7 +24,7 @@ const std::string& OlderCommit() {
     using namespace invert;
     fuzz::MemDirectory dir;
     CommitPoint commit;
-    commit.generation = 0;
+    commit.generation = 1;
     commit.next_segment_number = 2;
     commit.segments.push_back({"_0", fuzz::kFuzzSegmentId, 10, 0x1234});
     commit.segments.push_back({"_1", fuzz::kFuzzSegmentId, 3, 0x5678});
@@ -56,19 +56,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (commit.ok()) {
     for (const CommitSegment& s : commit->segments) sink = sink + s.name.size() + s.doc_count;
   }
-  if ((flags & 2) && generation > 0) dir.Put("segments_0", OlderCommit());
-  std::vector<std::string> skipped;
-  absl::StatusOr<CommitPoint> latest = ReadLatestCommit(&dir, &skipped);
-  if (latest.ok()) sink = sink + latest->generation + latest->segments.size();
-  if ((flags & 2) && generation > 0) {
-    const uint64_t want = commit.ok() ? generation : 0;
-    if (!latest.ok() || latest->generation != want) {
-      std::fprintf(stderr, "commit_fuzzer: ReadLatestCommit did not pick generation %llu\n",
+  const bool with_older = (flags & 2) && generation > 1;
+  if (with_older) dir.Put("segments_1", OlderCommit());
+  absl::StatusOr<NewestCommit> strict = ReadNewestCommit(&dir, /*fall_back=*/false);
+  if (strict.ok()) sink = sink + strict->commit.generation;
+  absl::StatusOr<NewestCommit> latest = ReadNewestCommit(&dir, /*fall_back=*/true);
+  if (latest.ok()) sink = sink + latest->commit.generation + latest->skipped.size();
+  if (with_older) {
+    const uint64_t want = commit.ok() ? generation : 1;
+    if (!latest.ok() || latest->commit.generation != want) {
+      std::fprintf(stderr, "commit_fuzzer: ReadNewestCommit did not pick generation %llu\n",
                    static_cast<unsigned long long>(want));
       std::abort();
     }
   }
-  sink = sink + skipped.size();
   (void)sink;
   return 0;
 }

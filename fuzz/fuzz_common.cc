@@ -147,6 +147,28 @@ absl::Status MemDirectory::Sync(const std::vector<std::string>& names) {
 
 absl::Status MemDirectory::SyncMetaData() { return absl::OkStatus(); }
 
+class MemDirectory::Lock final : public DirectoryLock {
+ public:
+  Lock(MemDirectory* dir, std::string name) : dir_(dir), name_(std::move(name)) {}
+  ~Lock() override {
+    std::lock_guard lock(dir_->mutex_);
+    dir_->locks_.erase(name_);
+  }
+  absl::Status EnsureValid() const override { return absl::OkStatus(); }
+
+ private:
+  MemDirectory* dir_;
+  std::string name_;
+};
+
+absl::StatusOr<std::unique_ptr<DirectoryLock>> MemDirectory::ObtainLock(std::string_view name) {
+  std::lock_guard lock(mutex_);
+  if (!locks_.emplace(name).second) {
+    return absl::FailedPreconditionError(absl::StrCat("MemDirectory: ", name, " is held"));
+  }
+  return std::unique_ptr<DirectoryLock>(new Lock(this, std::string(name)));
+}
+
 // ---------------------------------------------------------------- helpers
 
 void FixFooterChecksum(std::string* file) {

@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -58,11 +59,15 @@ class MemDirectory final : public Directory {
   absl::Status Rename(std::string_view from, std::string_view to) override;
   absl::Status Sync(const std::vector<std::string>& names) override;
   absl::Status SyncMetaData() override;
+  // In-process only: a set of held lock names.
+  absl::StatusOr<std::unique_ptr<DirectoryLock>> ObtainLock(std::string_view name) override;
   std::string DebugString() const override { return "MemDirectory"; }
 
  private:
   class File;
   class Writer;
+  class Lock;
+  std::set<std::string, std::less<>> locks_;  // guarded by mutex_
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const MappedFile>, std::less<>> files_;
 };

@@ -309,7 +309,10 @@ void CommitSeeds(Corpus& corpus) {
     CommitPoint commit;
     commit.generation = static_cast<uint64_t>(segments + 1);
     commit.next_segment_number = static_cast<uint64_t>(segments);
+    commit.index_id = kFuzzSegmentId;
     for (int i = 0; i < segments; ++i) {
+      commit.schema.push_back(FieldInfo{absl::StrCat("field", i), static_cast<uint32_t>(i),
+                                        i % 2 == 0 ? FieldType::Text() : FieldType::Keyword()});
       commit.segments.push_back({absl::StrCat("_", i), kFuzzSegmentId,
                                  static_cast<uint32_t>(10 * i + 1), 0x1122334455667788ull + i});
     }

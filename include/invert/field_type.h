@@ -6,6 +6,8 @@
 #ifndef INVERT_FIELD_TYPE_H_
 #define INVERT_FIELD_TYPE_H_
 
+#include <string>
+
 #include "absl/status/status.h"
 #include "invert/index_options.h"
 
@@ -35,6 +37,10 @@ struct FieldType {
   // Returns OK iff the combination is meaningful (see the REQUIRES above, and
   // at least one of index_options != kNone or stored).
   absl::Status Validate() const;
+
+  // The type in words, for messages, e.g. "text (tokenized; indexed with
+  // docs, freqs and positions; norms; stored; no term vectors)".
+  std::string Describe() const;
 
   bool indexed() const { return index_options != IndexOptions::kNone; }
   bool has_norms() const { return indexed() && norms; }

@@ -9,15 +9,29 @@
 
 namespace invert {
 
-namespace {
-
-uint8_t Flags(const FieldType& t) {
+uint8_t FieldTypeFlags(const FieldType& t) {
   return static_cast<uint8_t>(t.tokenized << 0 | t.stored << 1 | t.norms << 2 | t.payloads << 3 |
                               t.term_vectors << 4 | t.term_vector_positions << 5 |
                               t.term_vector_offsets << 6 | t.term_vector_payloads << 7);
 }
 
-}  // namespace
+std::optional<FieldType> DecodeFieldType(uint8_t index_options, uint8_t flags) {
+  if (index_options > static_cast<uint8_t>(IndexOptions::kDocsAndFreqsAndPositionsAndOffsets)) {
+    return std::nullopt;
+  }
+  FieldType type;
+  type.index_options = static_cast<IndexOptions>(index_options);
+  type.tokenized = flags & 1;
+  type.stored = flags & 2;
+  type.norms = flags & 4;
+  type.payloads = flags & 8;
+  type.term_vectors = flags & 16;
+  type.term_vector_positions = flags & 32;
+  type.term_vector_offsets = flags & 64;
+  type.term_vector_payloads = flags & 128;
+  if (!type.Validate().ok()) return std::nullopt;
+  return type;
+}
 
 absl::StatusOr<std::string> WriteFieldInfos(Directory* dir, std::string_view segment,
                                             const SegmentId& id,
@@ -34,7 +48,7 @@ absl::StatusOr<std::string> WriteFieldInfos(Directory* dir, std::string_view seg
     o.WriteVInt32(f.number);
     o.WriteString(f.name);
     o.WriteByte(static_cast<uint8_t>(f.type.index_options));
-    o.WriteByte(Flags(f.type));
+    o.WriteByte(FieldTypeFlags(f.type));
   }
   if (absl::Status s = WriteFooter(o); !s.ok()) return s;
   if (absl::Status s = o.Close(); !s.ok()) return s;
@@ -66,19 +80,9 @@ absl::StatusOr<std::vector<FieldInfo>> ReadFieldInfos(Directory* dir, std::strin
       return corrupt("truncated field");
     }
     if (f.number != i) return corrupt("field numbers out of order");
-    if (options > static_cast<uint8_t>(IndexOptions::kDocsAndFreqsAndPositionsAndOffsets)) {
-      return corrupt("unknown index options");
-    }
-    f.type.index_options = static_cast<IndexOptions>(options);
-    f.type.tokenized = flags & 1;
-    f.type.stored = flags & 2;
-    f.type.norms = flags & 4;
-    f.type.payloads = flags & 8;
-    f.type.term_vectors = flags & 16;
-    f.type.term_vector_positions = flags & 32;
-    f.type.term_vector_offsets = flags & 64;
-    f.type.term_vector_payloads = flags & 128;
-    if (!f.type.Validate().ok()) return corrupt("invalid field type");
+    std::optional<FieldType> type = DecodeFieldType(options, flags);
+    if (!type.has_value()) return corrupt("invalid field type");
+    f.type = *type;
     fields.push_back(std::move(f));
   }
   if (absl::StatusOr<uint64_t> c = CheckFooter(*in); !c.ok()) return c.status();

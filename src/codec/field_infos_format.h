@@ -9,6 +9,7 @@
 #ifndef INVERT_CODEC_FIELD_INFOS_FORMAT_H_
 #define INVERT_CODEC_FIELD_INFOS_FORMAT_H_
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,12 @@
 #include "store/codec_util.h"
 
 namespace invert {
+
+// The two bytes a FieldType is stored as (index_options, flags above), also
+// used by the commit point's schema.
+uint8_t FieldTypeFlags(const FieldType& type);
+// The FieldType of those two bytes; nullopt if they are not a valid type.
+std::optional<FieldType> DecodeFieldType(uint8_t index_options, uint8_t flags);
 
 // Writes _N.fnm; returns its file name.
 absl::StatusOr<std::string> WriteFieldInfos(Directory* dir, std::string_view segment,

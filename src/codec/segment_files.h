@@ -16,6 +16,7 @@
 #define INVERT_CODEC_SEGMENT_FILES_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -35,6 +36,22 @@ inline std::string SegmentFileName(std::string_view segment, std::string_view ex
   name += extension;
   return name;
 }
+
+// Every extension a segment file may have.
+inline constexpr std::string_view kSegmentExtensions[] = {"si",  "fnm", "tim", "doc", "pos",
+                                                          "nvd", "fdt", "fdx", "tvd", "tvx"};
+
+// "_" + the segment number in lower-case base 36 without leading zeros.
+std::string SegmentName(uint64_t number);
+
+// A file name that fits the segment-file scheme exactly: SegmentName(n) +
+// "." + one of kSegmentExtensions.
+struct SegmentFileNameParts {
+  std::string_view segment;  // "_3"
+  uint64_t number = 0;       // 3
+  std::string_view extension;
+};
+std::optional<SegmentFileNameParts> ParseSegmentFileName(std::string_view file);
 
 }  // namespace invert
 

@@ -2,32 +2,20 @@
 #include "index/field_infos.h"
 
 #include "absl/strings/str_cat.h"
+#include "index/index_schema.h"
 #include "util/absl_compat.h"
 
 namespace invert {
-
-namespace {
-
-std::string Describe(const FieldType& t) {
-  return absl::StrCat("{index_options=", static_cast<int>(t.index_options),
-                      " tokenized=", t.tokenized, " stored=", t.stored, " norms=", t.norms,
-                      " payloads=", t.payloads, " term_vectors=", t.term_vectors, "/",
-                      t.term_vector_positions, "/", t.term_vector_offsets, "/",
-                      t.term_vector_payloads, "}");
-}
-
-}  // namespace
 
 absl::StatusOr<uint32_t> FieldInfos::Resolve(std::string_view name, const FieldType& type) {
   if (auto it = by_name_.find(Sv(name)); it != by_name_.end()) {
     const FieldInfo& info = fields_[it->second];
     if (info.type != type) {
-      return absl::InvalidArgumentError(absl::StrCat("field \"", Sv(name), "\" was first used as ",
-                                                     Describe(info.type), ", now as ",
-                                                     Describe(type)));
+      return absl::InvalidArgumentError(FieldTypeConflict(name, info.type, type));
     }
     return info.number;
   }
+  if (absl::Status s = ValidateFieldName(name); !s.ok()) return s;
   if (absl::Status s = type.Validate(); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("field \"", Sv(name), "\": ", s.message()));
   }

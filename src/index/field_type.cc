@@ -1,7 +1,51 @@
 // FieldType validation and presets.
 #include "invert/field_type.h"
 
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
 namespace invert {
+
+std::string FieldType::Describe() const {
+  std::vector<std::string> parts;
+  const char* kind = "stored only";
+  if (indexed()) {
+    kind = tokenized ? "text" : "keyword";
+    parts.push_back(tokenized ? "tokenized" : "untokenized");
+    switch (index_options) {
+      case IndexOptions::kDocs:
+        parts.push_back("indexed with docs");
+        break;
+      case IndexOptions::kDocsAndFreqs:
+        parts.push_back("indexed with docs and freqs");
+        break;
+      case IndexOptions::kDocsAndFreqsAndPositions:
+        parts.push_back("indexed with docs, freqs and positions");
+        break;
+      default:
+        parts.push_back("indexed with docs, freqs, positions and offsets");
+        break;
+    }
+    if (payloads) parts.push_back("payloads");
+    parts.push_back(norms ? "norms" : "no norms");
+  }
+  parts.push_back(stored ? "stored" : "not stored");
+  if (indexed()) {
+    if (term_vectors) {
+      std::vector<std::string> with;
+      if (term_vector_positions) with.push_back("positions");
+      if (term_vector_offsets) with.push_back("offsets");
+      if (term_vector_payloads) with.push_back("payloads");
+      parts.push_back(with.empty() ? std::string("term vectors")
+                                   : absl::StrCat("term vectors with ", absl::StrJoin(with, ", ")));
+    } else {
+      parts.push_back("no term vectors");
+    }
+  }
+  return absl::StrCat(kind, " (", absl::StrJoin(parts, "; "), ")");
+}
 
 absl::Status FieldType::Validate() const {
   if (!indexed() && !stored) {

@@ -3,11 +3,15 @@
 
 #include <algorithm>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "codec/segment_files.h"
+#include "index/index_file_deleter.h"
 #include "index/index_reader.h"
 #include "index/indexing_chain.h"
+#include "index/segment_flush.h"
 #include "util/absl_compat.h"
 #include "util/radix_sort.h"
 
@@ -208,23 +212,59 @@ class Checker {
 
 }  // namespace
 
-CheckReport CheckIndex(Directory* dir) {
+CheckReport CheckIndex(Directory* dir, const CheckOptions& options) {
   CheckReport report;
-  absl::StatusOr<std::unique_ptr<IndexReader>> reader = IndexReader::Open(dir);
+  IndexReaderOpenOptions open_options;
+  open_options.recover = options.recover;
+  absl::StatusOr<std::unique_ptr<IndexReader>> reader = IndexReader::Open(dir, open_options);
   if (!reader.ok()) {
     report.ok = false;
     report.problems.push_back(std::string(reader.status().message()));
     return report;
   }
   for (const std::string& skipped : (*reader)->skipped_commits()) {
-    report.notes.push_back(absl::StrCat("passed over damaged commit point ", skipped));
+    report.notes.push_back(absl::StrCat("passed over unreadable commit point ", skipped));
   }
-  report.generation = (*reader)->commit().generation;
+  for (const std::string& foreign : (*reader)->foreign_commit_files()) {
+    report.notes.push_back(absl::StrCat(foreign, " is named like a commit point but is not one"));
+  }
+  const CommitPoint& commit = (*reader)->commit();
+  report.generation = commit.generation;
   report.segments = (*reader)->segment_count();
   report.docs = (*reader)->doc_count();
   Checker checker(&report);
-  for (size_t i = 0; i < (*reader)->segment_count(); ++i)
-    checker.CheckSegment((*reader)->segment(i));
+  // One schema: every segment of this index, every field of the commit's type.
+  absl::flat_hash_map<std::string, const FieldType*> schema;
+  for (const FieldInfo& f : commit.schema) schema.emplace(f.name, &f.type);
+  for (size_t i = 0; i < (*reader)->segment_count(); ++i) {
+    const SegmentReader& seg = (*reader)->segment(i);
+    if (!SegmentBelongsToIndex(seg.info().id, commit.index_id)) {
+      checker.Problem(absl::StrCat(seg.info().name, ": its id does not belong to this index"));
+    }
+    for (const FieldInfo& f : seg.fields()) {
+      auto it = schema.find(f.name);
+      if (it == schema.end()) {
+        checker.Problem(absl::StrCat(seg.info().name, ": field \"", absl::CEscape(f.name),
+                                     "\" is not in the commit's schema"));
+      } else if (*it->second != f.type) {
+        checker.Problem(absl::StrCat(seg.info().name, ": field \"", absl::CEscape(f.name), "\" is ",
+                                     f.type.Describe(), " but the schema says ",
+                                     it->second->Describe()));
+      }
+    }
+    checker.CheckSegment(seg);
+  }
+  // Files that are not part of this commit of the index.
+  if (absl::StatusOr<std::vector<std::string>> names = dir->ListAll(); names.ok()) {
+    for (const std::string& name : *names) {
+      if (name == commit.file_name() || name == kWriteLockName) continue;
+      bool live = false;
+      if (std::optional<SegmentFileNameParts> parts = ParseSegmentFileName(name)) {
+        for (const CommitSegment& s : commit.segments) live |= parts->segment == s.name;
+      }
+      if (!live) report.not_in_index.push_back(name);
+    }
+  }
   return report;
 }
 
@@ -232,6 +272,12 @@ std::string FormatCheckReport(const CheckReport& r) {
   std::string out = absl::StrFormat("commit generation %d: %d segments, %d documents, %d bytes\n",
                                     r.generation, r.segments, r.docs, r.index_bytes);
   for (const std::string& note : r.notes) absl::StrAppend(&out, "note: ", note, "\n");
+  if (!r.not_in_index.empty()) {
+    absl::StrAppend(&out, "note: ", r.not_in_index.size(),
+                    " file(s) in the directory are not part of the index:");
+    for (const std::string& f : r.not_in_index) absl::StrAppend(&out, " ", absl::CEscape(f));
+    absl::StrAppend(&out, "\n");
+  }
   uint64_t postings = 0, positions = 0;
   absl::StrAppend(
       &out, absl::StrFormat("%-20s %14s %14s %14s\n", "field", "terms", "postings", "positions"));

@@ -9,23 +9,24 @@
 
 namespace invert {
 
-absl::StatusOr<std::unique_ptr<IndexReader>> IndexReader::Open(const std::string& path) {
+absl::StatusOr<std::unique_ptr<IndexReader>> IndexReader::Open(
+    const std::string& path, const IndexReaderOpenOptions& options) {
   absl::StatusOr<std::unique_ptr<FSDirectory>> dir = FSDirectory::Open(path, /*create=*/false);
   if (!dir.ok()) return dir.status();
   Directory* raw = dir->get();
-  absl::StatusOr<std::unique_ptr<IndexReader>> reader = Open(raw);
+  absl::StatusOr<std::unique_ptr<IndexReader>> reader = Open(raw, options);
   if (!reader.ok()) return reader.status();
   (*reader)->owned_ = std::move(*dir);
   return reader;
 }
 
-absl::StatusOr<std::unique_ptr<IndexReader>> IndexReader::Open(Directory* dir) {
-  std::unique_ptr<IndexReader> r(new IndexReader());
-  r->dir_ = dir;
-  absl::StatusOr<CommitPoint> commit = ReadLatestCommit(dir, &r->skipped_);
-  if (!commit.ok()) return commit.status();
-  r->commit_ = std::move(*commit);
-  for (const CommitSegment& s : r->commit_.segments) {
+namespace {
+
+// Opens every segment `commit` lists into *r.
+absl::Status OpenSegments(Directory* dir, const CommitPoint& commit, IndexReader* r,
+                          std::vector<std::unique_ptr<SegmentReader>>* segments) {
+  (void)r;
+  for (const CommitSegment& s : commit.segments) {
     absl::StatusOr<std::unique_ptr<SegmentReader>> segment = SegmentReader::Open(dir, s.name, s.id);
     if (!segment.ok()) {
       return absl::Status(segment.status().code(),
@@ -43,11 +44,44 @@ absl::StatusOr<std::unique_ptr<IndexReader>> IndexReader::Open(Directory* dir) {
       return absl::DataLossError(
           absl::StrCat("segment ", s.name, ": its .si is not the one the commit recorded"));
     }
-    r->bases_.push_back(r->doc_count_);
-    r->doc_count_ += s.doc_count;
-    r->segments_.push_back(std::move(*segment));
+    segments->push_back(std::move(*segment));
   }
-  return r;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<IndexReader>> IndexReader::Open(
+    Directory* dir, const IndexReaderOpenOptions& options) {
+  constexpr int kMaxAttempts = 100;
+  absl::Status error;
+  for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
+    absl::StatusOr<NewestCommit> newest = ReadNewestCommit(dir, options.recover);
+    if (!newest.ok()) return newest.status();
+    std::unique_ptr<IndexReader> r(new IndexReader());
+    r->dir_ = dir;
+    r->commit_ = std::move(newest->commit);
+    for (const SkippedCommit& s : newest->skipped) {
+      r->skipped_.push_back(absl::StrCat(s.file, ": ", s.cause.message()));
+    }
+    r->foreign_ = std::move(newest->foreign);
+    error = OpenSegments(dir, r->commit_, r.get(), &r->segments_);
+    if (error.ok()) {
+      for (const CommitSegment& s : r->commit_.segments) {
+        r->bases_.push_back(r->doc_count_);
+        r->doc_count_ += s.doc_count;
+      }
+      return r;
+    }
+    if (!absl::IsNotFound(error)) return error;
+    // A file of the commit is gone: if a newer commit replaced this one
+    // (and its writer deleted what only the old one used), follow it.
+    absl::StatusOr<NewestCommit> now = ReadNewestCommit(dir, options.recover);
+    if (!now.ok() || now->commit.generation == r->commit_.generation) return error;
+  }
+  return absl::UnavailableError(absl::StrCat("the index in ", dir->DebugString(),
+                                             " kept changing while being opened (", kMaxAttempts,
+                                             " attempts): ", error.message()));
 }
 
 void IndexReader::SetPrefetchPolicy(PrefetchPolicy policy) {

@@ -25,16 +25,30 @@
 
 namespace invert {
 
+struct IndexReaderOpenOptions {
+  // When the newest commit point cannot be read: false fails with its cause;
+  // true opens the newest older one that reads (skipped_commits() lists
+  // the others).
+  bool recover = false;
+};
+
 class IndexReader {
  public:
-  // Opens the index at `path` (which must exist).
-  static absl::StatusOr<std::unique_ptr<IndexReader>> Open(const std::string& path);
+  // Opens the newest commit of the index at `path` (which must exist). A
+  // commit that a concurrent writer replaces while it is being opened is
+  // followed to the newer one (the open is retried). Takes no lock.
+  static absl::StatusOr<std::unique_ptr<IndexReader>> Open(
+      const std::string& path, const IndexReaderOpenOptions& options = {});
   // Over any directory, which must outlive the reader.
-  static absl::StatusOr<std::unique_ptr<IndexReader>> Open(Directory* dir);
+  static absl::StatusOr<std::unique_ptr<IndexReader>> Open(
+      Directory* dir, const IndexReaderOpenOptions& options = {});
 
   const CommitPoint& commit() const { return commit_; }
-  // Newer commit files that did not verify and were passed over.
+  // Newer commit files that did not read and were passed over (recover):
+  // "segments_N: cause".
   const std::vector<std::string>& skipped_commits() const { return skipped_; }
+  // Files named like commit points that are not ones.
+  const std::vector<std::string>& foreign_commit_files() const { return foreign_; }
   size_t segment_count() const { return segments_.size(); }
   const SegmentReader& segment(size_t i) const { return *segments_[i]; }
   uint64_t doc_base(size_t i) const { return bases_[i]; }
@@ -84,6 +98,7 @@ class IndexReader {
   Directory* dir_ = nullptr;
   CommitPoint commit_;
   std::vector<std::string> skipped_;
+  std::vector<std::string> foreign_;
   std::vector<std::unique_ptr<SegmentReader>> segments_;
   std::vector<uint64_t> bases_;
   uint64_t doc_count_ = 0;

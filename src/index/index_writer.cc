@@ -1,22 +1,28 @@
-// IndexWriter: threads, the RAM-driven flush policy, commits and rollback.
+// IndexWriter: the write lock, open modes, threads, the RAM-driven flush
+// policy, commits, rollback, and the rules for deleting files.
 #include "invert/index_writer.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
+#include <exception>
 #include <mutex>
+#include <new>
 #include <shared_mutex>
 #include <thread>
 
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "codec/commit_format.h"
 #include "codec/segment_files.h"
 #include "codec/segment_info_format.h"
+#include "index/index_file_deleter.h"
+#include "index/index_schema.h"
 #include "index/indexing_chain.h"
 #include "index/segment_flush.h"
-#include "store/atomic_file.h"
 #include "store/index_input.h"
 #include "util/absl_compat.h"
 #include "util/ram_counter.h"
@@ -27,21 +33,39 @@ namespace {
 
 constexpr double kMaxRamPerThreadMb = 3000;  // pools address 4 GiB
 
-std::string SegmentName(uint64_t number) {
-  static const char kDigits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
-  std::string out;
-  do {
-    out.insert(out.begin(), kDigits[number % 36]);
-    number /= 36;
-  } while (number > 0);
-  return "_" + out;
+std::string IdHex(const SegmentId& id) {
+  return absl::BytesToHexString(
+      Sv(std::string_view(reinterpret_cast<const char*>(id.data()), id.size())));
 }
 
-// The segment name a file belongs to ("_3" for "_3.doc"), or "".
-std::string_view SegmentOfFile(std::string_view file) {
-  if (file.empty() || file[0] != '_') return {};
-  const size_t dot = file.find('.');
-  return dot == std::string_view::npos ? std::string_view() : file.substr(0, dot);
+std::string ExceptionText(const std::exception_ptr& e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::bad_alloc&) {
+    return "out of memory (std::bad_alloc)";
+  } catch (const std::exception& x) {
+    return absl::StrCat("exception: ", x.what());
+  } catch (...) {
+    return "unknown exception";
+  }
+}
+
+absl::Status ValidateOptions(const IndexWriterOptions& o) {
+  if (!std::isfinite(o.ram_buffer_mb) || o.ram_buffer_mb < kMinRamPerThreadMb ||
+      o.ram_buffer_mb > kMaxRamBufferMb) {
+    return absl::InvalidArgumentError(
+        absl::StrFormat("ram_buffer_mb = %g is out of range: it must be between %g and %g MB",
+                        o.ram_buffer_mb, kMinRamPerThreadMb, kMaxRamBufferMb));
+  }
+  if (o.threads < 1 || o.threads > kMaxThreads) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "threads = %d is out of range: it must be between 1 and %d", o.threads, kMaxThreads));
+  }
+  if (!std::isfinite(o.max_document_mb) || o.max_document_mb < 0) {
+    return absl::InvalidArgumentError(absl::StrFormat(
+        "max_document_mb = %g must be a finite number >= 0 (0: the default)", o.max_document_mb));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -58,14 +82,35 @@ class IndexWriter::Impl {
     std::atomic<bool> flush_requested{false};
   };
 
+  // Holds a slot for one document; gives it back however the document ends
+  // (an exception included), so no slot stays busy forever.
+  class SlotLease {
+   public:
+    explicit SlotLease(Impl* impl) : impl_(impl), slot_(impl->Acquire()) {}
+    ~SlotLease() { impl_->Release(slot_); }
+    SlotLease(const SlotLease&) = delete;
+    SlotLease& operator=(const SlotLease&) = delete;
+    Slot* slot() const { return slot_; }
+
+   private:
+    Impl* impl_;
+    Slot* slot_;
+  };
+
+  // Declared first, destroyed last: the lock outlives every file operation.
   std::unique_ptr<Directory> owned_dir;
+  std::unique_ptr<DirectoryLock> write_lock;
   Directory* dir = nullptr;
   IndexWriterOptions options;
   std::vector<std::string> warnings;
+  IndexWriterOpenInfo open_info;
   int threads = 1;
   int64_t ram_limit = 0;
+  int64_t max_document_bytes = 0;
   RamCounter total_ram;
   std::atomic<int64_t> peak_ram{0};
+  SegmentId index_id{};
+  IndexSchema schema;
 
   std::vector<std::unique_ptr<Slot>> slots;
   std::mutex slots_mu;
@@ -75,10 +120,22 @@ class IndexWriter::Impl {
   std::shared_mutex commit_mu;
 
   std::mutex state_mu;  // everything below
+  // The newest commit point in the directory: its files must stay intact
+  // until a newer commit replaces it.
+  CommitPoint disk_commit;
+  // What the next commit builds on: disk_commit, or (OpenMode::kCreate
+  // before the first commit) an empty index.
   CommitPoint last_commit;
+  // Commit points whose files are kept, newest first: disk_commit and the
+  // one before it (kKeptCommits), so that a damaged newest commit point can
+  // be recovered from.
+  std::vector<CommitPoint> kept;
   std::vector<CommitSegment> pending;  // flushed since the last commit
   uint64_t next_segment_number = 0;
-  absl::Status fatal;  // sticky: an I/O error lost in-memory documents
+  uint64_t max_generation = 0;  // of every commit-like file name seen
+  bool must_commit = false;     // a new index (or kCreate) not committed yet
+  std::unique_ptr<IndexFileDeleter> deleter;
+  absl::Status fatal;  // sticky: an I/O error or exception lost documents
   bool closed = false;
   IndexWriterStats stats;
 
@@ -89,6 +146,8 @@ class IndexWriter::Impl {
     o.field_analyzers = options.field_analyzers;
     o.position_increment_gap = options.position_increment_gap;
     o.offset_gap = options.offset_gap;
+    o.max_document_bytes = max_document_bytes;
+    o.schema = &schema;
     return std::make_unique<IndexingChain>(std::move(o), &slot->ram);
   }
 
@@ -126,25 +185,45 @@ class IndexWriter::Impl {
     if (closed) return absl::FailedPreconditionError("the index writer is closed");
     if (!fatal.ok()) {
       return absl::FailedPreconditionError(absl::StrCat(
-          "the index writer hit an I/O error and must be rolled back: ", fatal.message()));
+          "the index writer lost the documents added since the last commit and must be rolled "
+          "back (Rollback()) before further use: ",
+          fatal.message()));
     }
     return absl::OkStatus();
   }
 
-  // Flushes the chain of `slot`, which the caller holds.
+  // Records a failure that lost in-memory or flushed documents.
+  absl::Status SetFatal(absl::Status error) {
+    std::lock_guard lock(state_mu);
+    if (fatal.ok()) fatal = error;
+    return error;
+  }
+
+  // Flushes the chain of `slot`, which the caller holds. Never throws.
   absl::Status FlushSlot(Slot* slot) {
+    try {
+      return FlushSlotOrThrow(slot);
+    } catch (...) {
+      return SetFatal(absl::ResourceExhaustedError(absl::StrCat(
+          "flushing an in-memory segment failed: ", ExceptionText(std::current_exception()),
+          "; its documents are lost")));
+    }
+  }
+
+  absl::Status FlushSlotOrThrow(Slot* slot) {
     slot->flush_requested.store(false);
     if (slot->chain->num_docs() == 0) return absl::OkStatus();
     std::string name;
     {
       std::lock_guard lock(state_mu);
       name = SegmentName(next_segment_number++);
+      deleter->AddOwnSegment(name);
     }
     std::unique_ptr<IndexingChain> chain = std::move(slot->chain);
     slot->chain = NewChain(slot);
     const auto start = std::chrono::steady_clock::now();
     FlushStats flush_stats;
-    absl::StatusOr<SegmentInfo> info = FlushSegment(*chain, dir, name, &flush_stats);
+    absl::StatusOr<SegmentInfo> info = FlushSegment(*chain, dir, name, &flush_stats, index_id);
     const uint32_t docs = chain->num_docs();
     chain.reset();  // frees its RAM
     absl::StatusOr<uint64_t> si_checksum = absl::UnknownError("unset");
@@ -158,8 +237,10 @@ class IndexWriter::Impl {
     stats.flush_seconds += seconds;
     if (!info.ok() || !si_checksum.ok()) {
       const absl::Status error = !info.ok() ? info.status() : si_checksum.status();
-      fatal = absl::Status(error.code(), absl::StrCat("flushing segment ", name, " (", docs,
-                                                      " documents) failed: ", error.message()));
+      if (fatal.ok()) {
+        fatal = absl::Status(error.code(), absl::StrCat("flushing segment ", name, " (", docs,
+                                                        " documents) failed: ", error.message()));
+      }
       return fatal;
     }
     pending.push_back(CommitSegment{name, info->id, info->doc_count, *si_checksum});
@@ -197,27 +278,46 @@ class IndexWriter::Impl {
     return absl::OkStatus();
   }
 
-  // Deletes every file not belonging to `commit` (segments of failed or
-  // rolled-back flushes, older commit points, temp files).
-  void DeleteUnreferenced(const CommitPoint& commit) {
-    absl::StatusOr<std::vector<std::string>> names = dir->ListAll();
-    if (!names.ok()) return;
-    std::vector<std::string_view> live;
-    for (const CommitSegment& s : commit.segments) live.push_back(s.name);
-    for (const std::string& name : *names) {
-      const int64_t generation = CommitGeneration(name);
-      bool remove = false;
-      if (generation >= 0) {
-        remove = static_cast<uint64_t>(generation) != commit.generation;
-      } else if (name.size() > kTempFileSuffix.size() &&
-                 std::string_view(name).substr(name.size() - kTempFileSuffix.size()) ==
-                     kTempFileSuffix) {
-        remove = true;
-      } else if (std::string_view segment = SegmentOfFile(name); !segment.empty()) {
-        remove = std::find(live.begin(), live.end(), segment) == live.end();
-      }
-      if (remove) (void)dir->DeleteFile(name);
+  // Adds `doc` through `slot` (held by the caller): flushes first when the
+  // document would overshoot the buffer or the segment is full.
+  absl::Status AddToSlot(Slot* slot, const Document& doc) {
+    const int64_t headroom = std::max<int64_t>(0, ram_limit - total_ram.bytes());
+    absl::Status status = slot->chain->AddDocument(doc, headroom);
+    if (absl::IsResourceExhausted(status) && slot->chain->num_docs() > 0) {
+      // Full, or the document would push the buffer over its limit: flush
+      // this in-memory segment and add the document to a fresh one.
+      status = FlushSlot(slot);
+      if (status.ok()) status = slot->chain->AddDocument(doc);
     }
+    if (absl::IsAborted(status)) {
+      // The chain failed half-way through inverting (out of memory): its
+      // documents cannot be written. Keep the writer consistent: drop them
+      // and refuse work until Rollback().
+      return SetFatal(absl::ResourceExhaustedError(
+          absl::StrCat(status.message(),
+                       "; the documents added since the last commit are lost: "
+                       "Rollback() and add them again")));
+    }
+    return status;
+  }
+
+  static constexpr size_t kKeptCommits = 2;
+
+  void Keep(const CommitPoint& commit) {
+    kept.insert(kept.begin(), commit);
+    if (kept.size() > kKeptCommits) kept.resize(kKeptCommits);
+  }
+
+  // `commit` is now the newest commit point on disk. Caller holds state_mu.
+  void Adopt(CommitPoint commit) {
+    disk_commit = commit;
+    last_commit = std::move(commit);
+    pending.clear();
+    must_commit = false;
+    stats.commit_generation = last_commit.generation;
+    stats.committed_docs = last_commit.doc_count();
+    Keep(disk_commit);
+    deleter->DeleteUnreferenced(kept);
   }
 
   absl::Status CommitLocked() {
@@ -229,9 +329,14 @@ class IndexWriter::Impl {
     }
     std::vector<absl::Status> results(full.size());
     std::vector<std::thread> flushers;
-    for (size_t i = 1; i < full.size(); ++i) {
-      flushers.emplace_back([this, &full, &results, i] { results[i] = FlushSlot(full[i]); });
+    try {
+      for (size_t i = 1; i < full.size(); ++i) {
+        flushers.emplace_back([this, &full, &results, i] { results[i] = FlushSlot(full[i]); });
+      }
+    } catch (...) {
+      // No thread for it: flush it on this one below.
     }
+    for (size_t i = flushers.size() + 1; i < full.size(); ++i) results[i] = FlushSlot(full[i]);
     if (!full.empty()) results[0] = FlushSlot(full[0]);
     for (std::thread& t : flushers) t.join();
     for (const absl::Status& st : results) {
@@ -239,19 +344,132 @@ class IndexWriter::Impl {
     }
     std::lock_guard lock(state_mu);
     if (!fatal.ok()) return fatal;
-    CommitPoint commit;
-    commit.generation = last_commit.generation + 1;
-    commit.next_segment_number = next_segment_number;
-    commit.segments = last_commit.segments;
-    commit.segments.insert(commit.segments.end(), pending.begin(), pending.end());
-    if (absl::Status st = WriteCommit(dir, commit); !st.ok()) {
-      // The previous commit is intact; the flushed segments stay pending so
-      // a retried Commit() can still publish them.
-      return st;
+    if (pending.empty() && !must_commit) return absl::OkStatus();  // nothing changed
+    try {
+      CommitPoint commit;
+      commit.generation = std::max(max_generation, disk_commit.generation) + 1;
+      commit.index_id = index_id;
+      commit.next_segment_number = next_segment_number;
+      commit.schema = schema.Snapshot();
+      commit.segments = last_commit.segments;
+      commit.segments.insert(commit.segments.end(), pending.begin(), pending.end());
+      if (absl::Status s = write_lock->EnsureValid(); !s.ok()) {
+        fatal = s;
+        return s;
+      }
+      if (absl::Status st = WriteCommit(dir, commit); !st.ok()) {
+        // Undo: if the rename happened (only the directory sync failed),
+        // the new commit point is visible; delete it (this writer just made
+        // it) so that the previous commit is the newest again, as the caller
+        // is told. The flushed segments stay pending so that a retried
+        // Commit() can still publish them, under a new generation.
+        max_generation = commit.generation;
+        if (dir->FileLength(commit.file_name()).ok()) {
+          if (absl::Status undo = dir->DeleteFile(commit.file_name()); !undo.ok()) {
+            // It stays visible, so it is the newest commit: its files must
+            // stay too. Take it as done, and say it may not be durable.
+            Adopt(std::move(commit));
+            return absl::Status(st.code(), absl::StrCat(st.message(),
+                                                        " (the commit is in place; undoing it "
+                                                        "failed: ",
+                                                        undo.message(), ")"));
+          }
+        }
+        return st;
+      }
+      max_generation = commit.generation;
+      Adopt(std::move(commit));
+      return absl::OkStatus();
+    } catch (...) {
+      fatal = absl::ResourceExhaustedError(
+          absl::StrCat("commit failed: ", ExceptionText(std::current_exception())));
+      return fatal;
     }
-    last_commit = std::move(commit);
-    pending.clear();
-    DeleteUnreferenced(last_commit);
+  }
+
+  // Opens the directory's index as options.open_mode says. Holds the lock.
+  absl::Status OpenIndex() {
+    absl::StatusOr<NewestCommit> newest = ReadNewestCommit(dir, options.recover);
+    const OpenMode mode = options.open_mode;
+    if (!newest.ok() && !absl::IsNotFound(newest.status())) {
+      return absl::Status(
+          newest.status().code(),
+          absl::StrCat(newest.status().message(), ". Nothing in ", dir->DebugString(),
+                       " was changed or deleted. To continue from the newest older commit point "
+                       "that reads, open with the recover option (invert-index --recover)"));
+    }
+    if (!newest.ok()) {  // no index here
+      if (mode == OpenMode::kAppend) {
+        return absl::NotFoundError(
+            absl::StrCat("there is no index to append to in ", dir->DebugString(),
+                         " (no commit point): open it with OpenMode::kCreate or kCreateOrAppend"));
+      }
+      index_id = NewIndexId();
+      open_info.created = true;
+      must_commit = true;
+    } else {
+      for (const SkippedCommit& s : newest->skipped) {
+        open_info.skipped_commits.push_back(s.file);
+        warnings.push_back(absl::StrCat(
+            "recover: skipped the unreadable commit point ", s.file, " (", s.cause.message(),
+            "); it and the files only it may list are kept: inspect them, then delete them by "
+            "hand"));
+      }
+      if (!newest->skipped.empty()) {
+        warnings.push_back(absl::StrCat("recover: continuing from commit point ",
+                                        newest->commit.file_name(), " (",
+                                        newest->commit.doc_count(), " documents)"));
+      }
+      for (const std::string& f : newest->foreign) {
+        warnings.push_back(
+            absl::StrCat(f, " is named like a commit point but is not one; left untouched"));
+      }
+      index_id = newest->commit.index_id;
+      max_generation = newest->max_generation;
+      disk_commit = newest->commit;
+      open_info.generation = disk_commit.generation;
+      open_info.docs = disk_commit.doc_count();
+      if (mode == OpenMode::kCreate) {
+        // A new, empty index replaces this one at the first commit.
+        last_commit = CommitPoint();
+        last_commit.generation = disk_commit.generation;
+        last_commit.next_segment_number = disk_commit.next_segment_number;
+        open_info.created = true;
+        must_commit = true;
+      } else {
+        last_commit = disk_commit;
+        schema.Reset(last_commit.schema);
+      }
+      stats.commit_generation = disk_commit.generation;
+      stats.committed_docs = disk_commit.doc_count();
+    }
+    last_commit.index_id = index_id;
+    open_info.index_id = IdHex(index_id);
+    deleter = std::make_unique<IndexFileDeleter>(dir, index_id);
+    absl::StatusOr<CommitInventory> inventory = deleter->Scan();
+    if (!inventory.ok()) return inventory.status();
+    next_segment_number =
+        std::max(last_commit.next_segment_number, inventory->max_segment_number_seen);
+    for (const std::string& f : inventory->other_index) {
+      warnings.push_back(absl::StrCat(f, " is a commit point of another index; left untouched"));
+    }
+    if (!deleter->deletes_leftovers() && newest.ok() && newest->skipped.empty()) {
+      warnings.push_back(
+          "a damaged commit point is in the directory: files of unfinished segments are kept "
+          "until it is removed by hand");
+    }
+    // The newest commit points (the one opened, and the newest older one).
+    std::vector<CommitPoint>& readable = inventory->readable;
+    std::sort(readable.begin(), readable.end(), [](const CommitPoint& a, const CommitPoint& b) {
+      return a.generation > b.generation;
+    });
+    for (CommitPoint& c : readable) {
+      if (kept.size() < kKeptCommits && c.generation <= disk_commit.generation) {
+        kept.push_back(std::move(c));
+      }
+    }
+    // Leftovers of a crashed writer and temp files; the kept commits stay.
+    deleter->DeleteUnreferenced(kept);
     return absl::OkStatus();
   }
 };
@@ -264,7 +482,10 @@ IndexWriter::~IndexWriter() {
 
 absl::StatusOr<std::unique_ptr<IndexWriter>> IndexWriter::Open(const std::string& path,
                                                                IndexWriterOptions options) {
-  absl::StatusOr<std::unique_ptr<FSDirectory>> dir = FSDirectory::Open(path, options.create);
+  if (absl::Status s = ValidateOptions(options); !s.ok()) return s;
+  // Appending needs an index, so never a new directory.
+  absl::StatusOr<std::unique_ptr<FSDirectory>> dir =
+      FSDirectory::Open(path, options.create_directory && options.open_mode != OpenMode::kAppend);
   if (!dir.ok()) return dir.status();
   Directory* raw = dir->get();
   absl::StatusOr<std::unique_ptr<IndexWriter>> writer = Open(raw, std::move(options));
@@ -275,15 +496,10 @@ absl::StatusOr<std::unique_ptr<IndexWriter>> IndexWriter::Open(const std::string
 
 absl::StatusOr<std::unique_ptr<IndexWriter>> IndexWriter::Open(Directory* dir,
                                                                IndexWriterOptions options) {
+  if (absl::Status s = ValidateOptions(options); !s.ok()) return s;
   auto impl = std::make_unique<Impl>();
   impl->dir = dir;
-  if (!(options.ram_buffer_mb >= kMinRamPerThreadMb)) {
-    return absl::InvalidArgumentError(absl::StrFormat(
-        "ram_buffer_mb = %g is below the minimum of %g MB: every flushed segment would hold only "
-        "a handful of documents",
-        options.ram_buffer_mb, kMinRamPerThreadMb));
-  }
-  int threads = std::max(1, options.threads);
+  int threads = options.threads;
   const int affordable = static_cast<int>(options.ram_buffer_mb / kMinRamPerThreadMb);
   if (threads > affordable) {
     impl->warnings.push_back(absl::StrFormat(
@@ -298,25 +514,26 @@ absl::StatusOr<std::unique_ptr<IndexWriter>> IndexWriter::Open(Directory* dir,
   }
   impl->threads = threads;
   impl->ram_limit = static_cast<int64_t>(options.ram_buffer_mb * 1024 * 1024);
+  const double per_document_mb =
+      options.max_document_mb > 0
+          ? options.max_document_mb
+          : std::min(options.ram_buffer_mb / threads, kMaxRamPerThreadMb) / 2;
+  impl->max_document_bytes = static_cast<int64_t>(per_document_mb * 1024 * 1024);
   impl->options = std::move(options);
 
-  std::vector<std::string> skipped;
-  absl::StatusOr<CommitPoint> commit = ReadLatestCommit(dir, &skipped);
-  if (commit.ok()) {
-    impl->last_commit = std::move(*commit);
-    impl->next_segment_number = impl->last_commit.next_segment_number;
-    for (const std::string& name : skipped) {
-      impl->warnings.push_back(absl::StrCat("ignored damaged commit point ", name));
+  absl::StatusOr<std::unique_ptr<DirectoryLock>> lock = dir->ObtainLock(kWriteLockName);
+  if (!lock.ok()) return lock.status();
+  impl->write_lock = std::move(*lock);
+  try {
+    if (absl::Status s = impl->OpenIndex(); !s.ok()) return s;
+    for (int i = 0; i < threads; ++i) {
+      auto slot = std::make_unique<Impl::Slot>(&impl->total_ram);
+      slot->chain = impl->NewChain(slot.get());
+      impl->slots.push_back(std::move(slot));
     }
-  } else if (!absl::IsNotFound(commit.status())) {
-    return commit.status();
-  }
-  // Half-written segments and temp files of a crashed run.
-  impl->DeleteUnreferenced(impl->last_commit);
-  for (int i = 0; i < threads; ++i) {
-    auto slot = std::make_unique<Impl::Slot>(&impl->total_ram);
-    slot->chain = impl->NewChain(slot.get());
-    impl->slots.push_back(std::move(slot));
+  } catch (...) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("opening the index writer failed: ", ExceptionText(std::current_exception())));
   }
   return std::unique_ptr<IndexWriter>(new IndexWriter(std::move(impl)));
 }
@@ -324,15 +541,19 @@ absl::StatusOr<std::unique_ptr<IndexWriter>> IndexWriter::Open(Directory* dir,
 absl::Status IndexWriter::AddDocument(const Document& doc) {
   std::shared_lock commit_lock(impl_->commit_mu);
   if (absl::Status s = impl_->CheckUsable(); !s.ok()) return s;
-  Impl::Slot* slot = impl_->Acquire();
-  absl::Status status = slot->chain->AddDocument(doc);
-  if (absl::IsResourceExhausted(status) && slot->chain->num_docs() > 0) {
-    // The in-memory segment is full: flush it and try once more.
-    status = impl_->FlushSlot(slot);
-    if (status.ok()) status = slot->chain->AddDocument(doc);
+  absl::Status status;
+  absl::Status flush;
+  try {
+    Impl::SlotLease lease(impl_.get());
+    status = impl_->AddToSlot(lease.slot(), doc);
+    if (status.ok()) flush = impl_->MaybeFlush(lease.slot());
+  } catch (...) {
+    // Only the slot bookkeeping can get here (the chain and the flush catch
+    // their own): nothing of the document was added.
+    status = absl::ResourceExhaustedError(
+        absl::StrCat("adding the document failed: ", ExceptionText(std::current_exception()),
+                     "; nothing of it was added"));
   }
-  absl::Status flush = status.ok() ? impl_->MaybeFlush(slot) : absl::OkStatus();
-  impl_->Release(slot);
   {
     std::lock_guard lock(impl_->state_mu);
     if (status.ok()) {
@@ -358,22 +579,32 @@ absl::Status IndexWriter::Close() {
   impl_->closed = status.ok();
   if (status.ok()) {
     for (auto& s : impl_->slots) s->chain.reset();
+    impl_->write_lock.reset();  // the next writer may open the index now
   }
   return status;
 }
 
 absl::Status IndexWriter::Rollback() {
   std::unique_lock commit_lock(impl_->commit_mu);
-  for (auto& s : impl_->slots) {
-    s->flush_requested.store(false);
-    s->chain = impl_->NewChain(s.get());
+  {
+    std::lock_guard lock(impl_->state_mu);
+    if (impl_->closed) return absl::FailedPreconditionError("the index writer is closed");
+  }
+  try {
+    for (auto& s : impl_->slots) {
+      s->flush_requested.store(false);
+      s->chain.reset();  // first: its memory goes back before the new chain takes any
+      s->chain = impl_->NewChain(s.get());
+    }
+  } catch (...) {
+    return impl_->SetFatal(absl::ResourceExhaustedError(
+        absl::StrCat("rollback failed: ", ExceptionText(std::current_exception()))));
   }
   std::lock_guard lock(impl_->state_mu);
   impl_->pending.clear();
   impl_->fatal = absl::OkStatus();
-  impl_->next_segment_number =
-      std::max(impl_->next_segment_number, impl_->last_commit.next_segment_number);
-  impl_->DeleteUnreferenced(impl_->last_commit);
+  impl_->schema.Reset(impl_->last_commit.schema);
+  impl_->deleter->DeleteUnreferenced(impl_->kept);
   return absl::OkStatus();
 }
 
@@ -383,6 +614,14 @@ IndexWriterStats IndexWriter::stats() const {
   s.ram_bytes = impl_->total_ram.bytes();
   s.peak_ram_bytes = impl_->peak_ram.load();
   return s;
+}
+
+const IndexWriterOpenInfo& IndexWriter::open_info() const { return impl_->open_info; }
+
+std::vector<FieldSchema> IndexWriter::schema() const {
+  std::vector<FieldSchema> out;
+  for (const FieldInfo& f : impl_->schema.Snapshot()) out.push_back(FieldSchema{f.name, f.type});
+  return out;
 }
 
 const std::vector<std::string>& IndexWriter::warnings() const { return impl_->warnings; }

@@ -1,6 +1,7 @@
 // FlushSegment: in-memory segment -> segment files.
 #include "index/segment_flush.h"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 #include <vector>
@@ -15,7 +16,9 @@
 
 namespace invert {
 
-SegmentId NewSegmentId() {
+namespace {
+
+SegmentId RandomId() {
   static thread_local std::mt19937_64 rng = [] {
     std::random_device device;
     std::seed_seq seed{
@@ -29,6 +32,22 @@ SegmentId NewSegmentId() {
     for (size_t j = 0; j < 8; ++j) id[i + j] = static_cast<uint8_t>(word >> (8 * j));
   }
   return id;
+}
+
+constexpr size_t kIndexIdPrefix = 8;
+
+}  // namespace
+
+SegmentId NewIndexId() { return RandomId(); }
+
+SegmentId NewSegmentId(const SegmentId& index_id) {
+  SegmentId id = RandomId();
+  std::copy(index_id.begin(), index_id.begin() + kIndexIdPrefix, id.begin());
+  return id;
+}
+
+bool SegmentBelongsToIndex(const SegmentId& segment_id, const SegmentId& index_id) {
+  return std::equal(index_id.begin(), index_id.begin() + kIndexIdPrefix, segment_id.begin());
 }
 
 namespace {
@@ -149,10 +168,11 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
 }  // namespace
 
 absl::StatusOr<SegmentInfo> FlushSegment(IndexingChain& chain, Directory* dir,
-                                         std::string_view segment_name, FlushStats* stats) {
+                                         std::string_view segment_name, FlushStats* stats,
+                                         const SegmentId& index_id) {
   SegmentInfo info;
   info.name = std::string(segment_name);
-  info.id = NewSegmentId();
+  info.id = NewSegmentId(index_id);
   info.doc_count = chain.num_docs();
   info.term_bytes_layout = std::string(TermBytesLayoutName(chain.layout()));
   info.created_by = "invert 0.1.0";
@@ -166,7 +186,8 @@ absl::StatusOr<SegmentInfo> FlushSegment(IndexingChain& chain, Directory* dir,
       status = dir->Sync(files);
     } else {
       status = si.status();
-      files.push_back(SegmentFileName(segment_name, "si"));
+      // A .si that exists already is not ours to delete.
+      if (!absl::IsAlreadyExists(status)) files.push_back(SegmentFileName(segment_name, "si"));
     }
   }
   if (!status.ok()) {

@@ -25,13 +25,22 @@ struct FlushStats {
   uint64_t bytes_written = 0;
 };
 
-// REQUIRES: chain.num_docs() > 0.
+// The segment's id is NewSegmentId(index_id). REQUIRES: chain.num_docs() > 0.
 absl::StatusOr<SegmentInfo> FlushSegment(IndexingChain& chain, Directory* dir,
-                                         std::string_view segment_name,
-                                         FlushStats* stats = nullptr);
+                                         std::string_view segment_name, FlushStats* stats = nullptr,
+                                         const SegmentId& index_id = {});
 
-// A fresh random segment id.
-SegmentId NewSegmentId();
+// A fresh segment id of the index `index_id`: its first 8 bytes are the
+// index id's, the other 8 random. So every file of a segment carries, in its
+// header, proof of the index it was written for: the writer deletes a
+// leftover file only with that proof (docs/safety.md).
+SegmentId NewSegmentId(const SegmentId& index_id = {});
+
+// A fresh random index id (16 random bytes).
+SegmentId NewIndexId();
+
+// True iff `segment_id` was made by NewSegmentId(index_id).
+bool SegmentBelongsToIndex(const SegmentId& segment_id, const SegmentId& index_id);
 
 }  // namespace invert
 

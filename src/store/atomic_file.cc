@@ -22,6 +22,10 @@ absl::Status Abort(Directory& dir, const std::string& temp, absl::Status error) 
 
 }  // namespace
 
+std::string TempFileName(std::string_view name) {
+  return absl::StrCat(Sv(kTempFilePrefix), Sv(name));
+}
+
 absl::Status WriteFileAtomically(Directory& dir, std::string_view name,
                                  std::span<const uint8_t> bytes) {
   return WriteFileAtomically(dir, name, [&](IndexOutput& out) {
@@ -33,12 +37,12 @@ absl::Status WriteFileAtomically(Directory& dir, std::string_view name,
 absl::Status WriteFileAtomically(Directory& dir, std::string_view name,
                                  absl::FunctionRef<absl::Status(IndexOutput&)> write) {
   if (absl::Status s = ValidateFileName(name); !s.ok()) return s;
-  if (name.ends_with(kTempFileSuffix)) {
+  if (name.starts_with(kTempFilePrefix)) {
     return absl::InvalidArgumentError(absl::StrCat("cannot commit \"", Sv(name),
-                                                   "\": names ending in ", Sv(kTempFileSuffix),
+                                                   "\": names starting with ", Sv(kTempFilePrefix),
                                                    " are reserved for temporary files"));
   }
-  const std::string temp = absl::StrCat(Sv(name), Sv(kTempFileSuffix));
+  const std::string temp = TempFileName(name);
   if (absl::Status s = ValidateFileName(temp); !s.ok()) return s;
 
   // 1. A stale temporary file from a crash would make the create fail.
@@ -63,16 +67,9 @@ absl::Status WriteFileAtomically(Directory& dir, std::string_view name,
   return absl::OkStatus();
 }
 
-absl::Status RemoveTempFiles(Directory& dir) {
-  absl::StatusOr<std::vector<std::string>> names = dir.ListAll();
-  if (!names.ok()) return names.status();
-  absl::Status first;
-  for (const std::string& name : *names) {
-    if (!std::string_view(name).ends_with(kTempFileSuffix)) continue;
-    absl::Status s = dir.DeleteFile(name);
-    if (!s.ok() && !absl::IsNotFound(s) && first.ok()) first = s;
-  }
-  return first;
+absl::Status RemoveTempFile(Directory& dir, std::string_view name) {
+  absl::Status s = dir.DeleteFile(TempFileName(name));
+  return absl::IsNotFound(s) ? absl::OkStatus() : s;
 }
 
 }  // namespace invert

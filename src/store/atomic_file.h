@@ -2,15 +2,15 @@
 // writes the new contents under a temporary name, makes them durable, renames
 // them over the old file and makes the rename durable:
 //
-//   1. delete a stale "<name>.tmp" left by a crash (if any)
-//   2. CreateOutput("<name>.tmp"), write, Close
-//   3. Sync({"<name>.tmp"})
-//   4. Rename("<name>.tmp", "<name>")        the commit point
+//   1. delete a stale "pending_<name>" left by a crash (if any)
+//   2. CreateOutput("pending_<name>"), write, Close
+//   3. Sync({"pending_<name>"})
+//   4. Rename("pending_<name>", "<name>")    the commit point
 //   5. SyncMetaData()
 //
 // Guarantees: readers see either the complete old file or the complete new
 // one. If any of steps 1-4 fails, the temporary file is removed (best
-// effort; RemoveTempFiles finishes the job) and the old file is untouched.
+// effort; RemoveTempFile finishes the job) and the old file is untouched.
 // If step 5 fails, the rename has already happened: the complete new file is
 // in place but not known to be durable, and the error says so.
 //
@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "absl/functional/function_ref.h"
@@ -32,8 +33,13 @@
 
 namespace invert {
 
-// Suffix of temporary files; a name ending in it is never a committed file.
-inline constexpr std::string_view kTempFileSuffix = ".tmp";
+// Prefix of temporary files; a name starting with it is never a committed
+// file. Only "pending_" + a name given to WriteFileAtomically is ever
+// created or deleted, so other files starting with "pending_" are safe.
+inline constexpr std::string_view kTempFilePrefix = "pending_";
+
+// The temporary name of `name`: kTempFilePrefix + name.
+std::string TempFileName(std::string_view name);
 
 // Replaces `name` with `bytes` as described above.
 absl::Status WriteFileAtomically(Directory& dir, std::string_view name,
@@ -44,9 +50,9 @@ absl::Status WriteFileAtomically(Directory& dir, std::string_view name,
 absl::Status WriteFileAtomically(Directory& dir, std::string_view name,
                                  absl::FunctionRef<absl::Status(IndexOutput&)> write);
 
-// Deletes every file whose name ends in kTempFileSuffix (the cleanup pass
-// after a failed or crashed commit). Tries them all; returns the first error.
-absl::Status RemoveTempFiles(Directory& dir);
+// Deletes TempFileName(name) if it exists (the cleanup after a failed or
+// crashed commit of `name`). NotFound counts as success.
+absl::Status RemoveTempFile(Directory& dir, std::string_view name);
 
 }  // namespace invert
 

@@ -74,12 +74,27 @@ absl::Status WriteHeader(IndexOutput& out, std::string_view codec_name, uint32_t
   out.WriteString(codec_name);
   out.WriteFixed32(version);
   out.WriteBytes(segment_id.data(), segment_id.size());
-  return out.status();
+  // On disk at once: a file a crash leaves behind still names its index.
+  return out.Flush();
 }
 
 absl::StatusOr<uint32_t> CheckHeader(IndexInput& in, std::string_view codec_name,
                                      uint32_t min_version, uint32_t max_version,
                                      const SegmentId& segment_id) {
+  SegmentId found_id;
+  absl::StatusOr<uint32_t> version =
+      CheckHeaderReadId(in, codec_name, min_version, max_version, &found_id);
+  if (!version.ok()) return version;
+  if (found_id != segment_id) {
+    return absl::DataLossError(absl::StrCat("segment id mismatch in ", in.name(), ": expected ",
+                                            Hex(segment_id), ", found ", Hex(found_id)));
+  }
+  return version;
+}
+
+absl::StatusOr<uint32_t> CheckHeaderReadId(IndexInput& in, std::string_view codec_name,
+                                           uint32_t min_version, uint32_t max_version,
+                                           SegmentId* id) {
   if (!in.ok()) return in.status();
   const uint64_t start = in.file_offset() + in.position();
   auto truncated = [&] {
@@ -107,15 +122,13 @@ absl::StatusOr<uint32_t> CheckHeader(IndexInput& in, std::string_view codec_name
   if (!in.ReadFixed32(&version)) return truncated();
   if (version < min_version || version > max_version) {
     return absl::FailedPreconditionError(
-        absl::StrCat("unsupported version ", version, " of codec \"", Sv(codec_name), "\" in ",
-                     in.name(), " (this reader supports ", min_version, " to ", max_version, ")"));
+        absl::StrCat("format version ", version, " of ", in.name(), " (codec \"", Sv(codec_name),
+                     "\") is ", version > max_version ? "newer" : "older",
+                     " than this build reads (", min_version, " to ", max_version, ")",
+                     version > max_version ? ": open it with the newer invert that wrote it"
+                                           : ": reindex with this build"));
   }
-  SegmentId found_id;
-  if (!in.ReadBytes(found_id.data(), found_id.size())) return truncated();
-  if (found_id != segment_id) {
-    return absl::DataLossError(absl::StrCat("segment id mismatch in ", in.name(), ": expected ",
-                                            Hex(segment_id), ", found ", Hex(found_id)));
-  }
+  if (!in.ReadBytes(id->data(), id->size())) return truncated();
   return version;
 }
 

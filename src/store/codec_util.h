@@ -52,8 +52,9 @@ constexpr size_t HeaderLength(std::string_view codec_name) {
 // printable ASCII bytes without spaces.
 absl::Status ValidateCodecName(std::string_view name);
 
-// Writes the header. kInvalidArgument (nothing written) for a bad name;
-// otherwise returns out.status().
+// Writes the header and hands it to the file at once (IndexOutput::Flush):
+// a file a crash leaves behind carries its id. kInvalidArgument (nothing
+// written) for a bad name; otherwise returns out.status().
 absl::Status WriteHeader(IndexOutput& out, std::string_view codec_name, uint32_t version,
                          const SegmentId& segment_id);
 
@@ -62,6 +63,12 @@ absl::Status WriteHeader(IndexOutput& out, std::string_view codec_name, uint32_t
 absl::StatusOr<uint32_t> CheckHeader(IndexInput& in, std::string_view codec_name,
                                      uint32_t min_version, uint32_t max_version,
                                      const SegmentId& segment_id);
+
+// The same, for a file whose id the reader learns from it (a commit point
+// carries the index id): stores the header's id in *id instead of checking.
+absl::StatusOr<uint32_t> CheckHeaderReadId(IndexInput& in, std::string_view codec_name,
+                                           uint32_t min_version, uint32_t max_version,
+                                           SegmentId* id);
 
 // Writes the footer (magic, algorithm, checksum of everything before the
 // checksum field). Returns out.status(); the file still needs Close().

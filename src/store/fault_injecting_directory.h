@@ -104,6 +104,10 @@ class FaultInjectingDirectory final : public Directory {
   absl::Status Rename(std::string_view from, std::string_view to) override;
   absl::Status Sync(const std::vector<std::string>& names) override;
   absl::Status SyncMetaData() override;
+  // The base directory's lock (never fails by injection).
+  absl::StatusOr<std::unique_ptr<DirectoryLock>> ObtainLock(std::string_view name) override {
+    return base_->ObtainLock(name);
+  }
   std::string DebugString() const override;
 
  private:

@@ -111,6 +111,14 @@ class IndexOutput {
   bool ok() const { return status_.ok(); }
   const std::string& name() const { return name_; }
 
+  // Hands the buffered bytes to the file (no fsync). WriteHeader calls it so
+  // that a file left by a crash carries its header, the writer's proof that
+  // the file is its own. Returns status().
+  absl::Status Flush() {
+    MakeRoom();
+    return status_;
+  }
+
   // Flushes, closes the file and returns the first error. Calling it again
   // only returns status().
   absl::Status Close();

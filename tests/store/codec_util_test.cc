@@ -130,7 +130,7 @@ TEST_F(CodecUtilTest, CheckHeaderReportsEachMismatch) {
 
   s = check("TestCodec", 4, 9, id);
   EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
-  EXPECT_THAT(Message(s), HasSubstr("unsupported version 3"));
+  EXPECT_THAT(Message(s), HasSubstr("format version 3 of"));
   EXPECT_THAT(Message(s), HasSubstr("4 to 9"));
   EXPECT_EQ(check("TestCodec", 0, 2, id).code(), absl::StatusCode::kFailedPrecondition);
 

@@ -91,7 +91,7 @@ absl::StatusOr<std::pair<uint32_t, std::vector<std::string>>> ReadCommit(Directo
 // What the index writer's file deleter would do after a failed commit:
 // remove temporary files and every file the last commit does not reference.
 absl::Status Cleanup(Directory& dir, const std::vector<std::string>& referenced) {
-  if (absl::Status s = RemoveTempFiles(dir); !s.ok()) return s;
+  if (absl::Status s = RemoveTempFile(dir, "segments"); !s.ok()) return s;
   auto names = dir.ListAll();
   if (!names.ok()) return names.status();
   for (const std::string& name : *names) {
@@ -154,7 +154,7 @@ class FaultInjectingDirectoryTest : public ::testing::Test {
     auto names = base->ListAll();
     EXPECT_TRUE(names.ok());
     for (const std::string& file : *names) {
-      EXPECT_FALSE(std::string_view(file).ends_with(kTempFileSuffix)) << file;
+      EXPECT_FALSE(std::string_view(file).starts_with(kTempFilePrefix)) << file;
     }
     // The index is usable: the next commit goes through.
     const uint32_t next = committed->first + 1;
@@ -299,7 +299,7 @@ TEST_F(FaultInjectingDirectoryTest, CommitSurvivesDiskFullAtEveryThirdByte) {
   }
 }
 
-TEST_F(FaultInjectingDirectoryTest, FailedTempRemovalIsFinishedByRemoveTempFiles) {
+TEST_F(FaultInjectingDirectoryTest, FailedTempRemovalIsFinishedByRemoveTempFile) {
   auto base = FreshDir("temp");
   FaultInjectingDirectory dir(base.get());
   ASSERT_TRUE(WriteFileAtomically(dir, "c", std::vector<uint8_t>{1}).ok());
@@ -310,12 +310,12 @@ TEST_F(FaultInjectingDirectoryTest, FailedTempRemovalIsFinishedByRemoveTempFiles
   const std::vector<uint8_t> two = {2, 2};
   absl::Status s = WriteFileAtomically(dir, "c", two);
   EXPECT_THAT(Message(s), HasSubstr("injected fault: rename #2"));
-  EXPECT_THAT(Message(s), HasSubstr("removing c.tmp failed"));
-  EXPECT_TRUE(base->FileLength("c.tmp").ok());  // the temp survived
-  EXPECT_EQ(*base->FileLength("c"), 1u);        // the old file is untouched
-  EXPECT_FALSE(RemoveTempFiles(dir).ok());      // deletes still fail
+  EXPECT_THAT(Message(s), HasSubstr("removing pending_c failed"));
+  EXPECT_TRUE(base->FileLength("pending_c").ok());  // the temp survived
+  EXPECT_EQ(*base->FileLength("c"), 1u);            // the old file is untouched
+  EXPECT_FALSE(RemoveTempFile(dir, "c").ok());      // deletes still fail
   dir.FailAt(0);
-  ASSERT_TRUE(RemoveTempFiles(dir).ok());
+  ASSERT_TRUE(RemoveTempFile(dir, "c").ok());
   EXPECT_THAT(*base->ListAll(), ::testing::ElementsAre("c"));
 }
 
@@ -335,7 +335,7 @@ TEST_F(StoreAtomicFileTest, ReplacesAndReadsBack) {
 
 TEST_F(StoreAtomicFileTest, StaleTempFromACrashIsReplaced) {
   auto dir = FreshDir("stale");
-  auto out = dir->CreateOutput("commit.tmp");
+  auto out = dir->CreateOutput("pending_commit");
   (*out)->WriteBytes("half-written", 12);
   ASSERT_TRUE((*out)->Close().ok());
   ASSERT_TRUE(WriteFileAtomically(*dir, "commit", std::vector<uint8_t>{7}).ok());
@@ -345,7 +345,7 @@ TEST_F(StoreAtomicFileTest, StaleTempFromACrashIsReplaced) {
 
 TEST_F(StoreAtomicFileTest, RejectsReservedAndInvalidNames) {
   auto dir = FreshDir("names");
-  EXPECT_EQ(WriteFileAtomically(*dir, "x.tmp", std::vector<uint8_t>{}).code(),
+  EXPECT_EQ(WriteFileAtomically(*dir, "pending_x", std::vector<uint8_t>{}).code(),
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(WriteFileAtomically(*dir, "a/b", std::vector<uint8_t>{}).code(),
             absl::StatusCode::kInvalidArgument);

@@ -1,0 +1,95 @@
+// IndexFileDeleter: what may be deleted, and deleting it.
+#include "index/index_file_deleter.h"
+
+#include <algorithm>
+
+#include "codec/segment_files.h"
+#include "index/segment_flush.h"
+#include "store/codec_util.h"
+#include "util/absl_compat.h"
+
+namespace invert {
+
+absl::StatusOr<CommitInventory> IndexFileDeleter::Scan() {
+  absl::StatusOr<std::vector<std::string>> names = dir_->ListAll();
+  if (!names.ok()) return names.status();
+  CommitInventory inventory;
+  for (const std::string& name : *names) {
+    if (std::optional<SegmentFileNameParts> parts = ParseSegmentFileName(name)) {
+      inventory.max_segment_number_seen =
+          std::max(inventory.max_segment_number_seen, parts->number + 1);
+      continue;
+    }
+    if (CommitGeneration(name) < 0) continue;
+    absl::StatusOr<std::shared_ptr<const MappedFile>> file = dir_->OpenFile(name);
+    if (file.ok() && IsForeignCommitFile((*file)->bytes())) continue;
+    absl::StatusOr<CommitPoint> commit = ReadCommit(dir_, name);
+    if (!commit.ok()) {
+      if (absl::IsNotFound(commit.status())) continue;  // deleted meanwhile
+      inventory.damaged.push_back(name);
+      allow_leftovers_ = false;
+      continue;
+    }
+    if (commit->index_id != index_id_) {
+      inventory.other_index.push_back(name);
+      continue;
+    }
+    for (const CommitSegment& s : commit->segments) known_.insert(s.name);
+    inventory.readable.push_back(std::move(*commit));
+  }
+  return inventory;
+}
+
+bool IndexFileDeleter::HeaderBelongsToIndex(std::string_view file) const {
+  absl::StatusOr<std::shared_ptr<const MappedFile>> mapped = dir_->OpenFile(file);
+  if (!mapped.ok()) return false;
+  const std::span<const uint8_t> b = (*mapped)->bytes();
+  // magic fixed32 | VInt name length (< 128: one byte) | name | version fixed32 | id
+  if (b.size() < 5) return false;
+  const uint32_t magic =
+      uint32_t{b[0]} | uint32_t{b[1]} << 8 | uint32_t{b[2]} << 16 | uint32_t{b[3]} << 24;
+  if (magic != kCodecHeaderMagic) return false;
+  const size_t name_length = b[4];
+  if (name_length == 0 || name_length > kMaxCodecNameLength) return false;
+  const size_t id_at = 5 + name_length + 4;
+  if (b.size() < id_at + kSegmentIdLength) return false;
+  SegmentId id;
+  std::copy(b.begin() + id_at, b.begin() + id_at + kSegmentIdLength, id.begin());
+  return SegmentBelongsToIndex(id, index_id_);
+}
+
+std::vector<std::string> IndexFileDeleter::DeleteUnreferenced(
+    const std::vector<CommitPoint>& keep) {
+  std::vector<std::string> deleted;
+  uint64_t oldest_kept = UINT64_MAX;
+  absl::flat_hash_set<std::string> live;
+  for (const CommitPoint& c : keep) {
+    oldest_kept = std::min(oldest_kept, c.generation);
+    for (const CommitSegment& s : c.segments) live.insert(s.name);
+  }
+  absl::StatusOr<std::vector<std::string>> names = dir_->ListAll();
+  if (!names.ok()) return deleted;
+  for (const std::string& name : *names) {
+    bool remove = false;
+    if (PendingCommitGeneration(name) >= 0) {
+      remove = true;
+    } else if (const int64_t generation = CommitGeneration(name); generation >= 0) {
+      if (static_cast<uint64_t>(generation) < oldest_kept) {
+        absl::StatusOr<CommitPoint> commit = ReadCommit(dir_, name);
+        remove = commit.ok() && commit->index_id == index_id_;
+      }
+    } else if (std::optional<SegmentFileNameParts> parts = ParseSegmentFileName(name)) {
+      if (!live.contains(Sv(parts->segment))) {
+        remove =
+            known_.contains(Sv(parts->segment)) || (allow_leftovers_ && HeaderBelongsToIndex(name));
+      }
+    }
+    if (remove) {
+      absl::Status s = dir_->DeleteFile(name);
+      if (s.ok() || absl::IsNotFound(s)) deleted.push_back(name);
+    }
+  }
+  return deleted;
+}
+
+}  // namespace invert

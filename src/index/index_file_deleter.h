@@ -1,0 +1,86 @@
+// IndexFileDeleter: the only code that deletes files of an index directory,
+// and the rules it deletes by. A file is deleted only when it is provably
+// invert's, of this index, and unreferenced:
+//
+//   pending_segments_<N>  a commit point being written; deleted by the lock
+//                         holder (no commit is in flight then).
+//   segments_<N>          a commit point older than the ones kept (the writer
+//                         keeps the newest two, so that a damaged newest one
+//                         can be recovered from): deleted only if it reads
+//                         and carries this index's id. Damaged or foreign
+//                         ones are kept.
+//   _<n>.<ext>            (exactly segment_files.h's scheme) a file of a
+//                         segment that no kept commit point lists, and that
+//                         either
+//                           (a) this writer created, or
+//                           (b) a readable commit point of this index listed,
+//                           or
+//                           (c) carries in its header a segment id of this
+//                               index (segment_flush.h: NewSegmentId) — a
+//                               leftover of a crashed writer. Only while no
+//                               damaged commit point is in the directory:
+//                               those may list such files, and are kept for
+//                               a person to inspect together with them.
+//   anything else         never: write.lock, foreign files, files named like
+//                         ours whose bytes do not prove it.
+//
+// Thread safety: none; the writer calls it under its state mutex.
+#ifndef INVERT_INDEX_INDEX_FILE_DELETER_H_
+#define INVERT_INDEX_INDEX_FILE_DELETER_H_
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "codec/commit_format.h"
+#include "invert/directory.h"
+
+namespace invert {
+
+inline constexpr std::string_view kWriteLockName = "write.lock";
+
+// What a look at every commit point of the directory found.
+struct CommitInventory {
+  std::vector<CommitPoint> readable;     // of this index, any generation
+  std::vector<std::string> damaged;      // named like commit points, unreadable
+  std::vector<std::string> other_index;  // readable, of another index id
+  uint64_t max_segment_number_seen = 0;  // over every _<n>.<ext> file name, + 1
+};
+
+class IndexFileDeleter {
+ public:
+  IndexFileDeleter(Directory* dir, const SegmentId& index_id) : dir_(dir), index_id_(index_id) {}
+
+  // Reads every commit point (and lists the segment files) of the
+  // directory: segments of readable commits of this index become known
+  // (rule b); a damaged one turns rule (c) off.
+  absl::StatusOr<CommitInventory> Scan();
+
+  // Rule (a): a segment this writer is creating or created.
+  void AddOwnSegment(std::string_view name) { known_.emplace(name); }
+
+  // Deletes what the rules allow, keeping the commit points `keep` and
+  // their segments. Called with no flush in progress (the writer holds its
+  // commit lock). Best effort: a failed delete is retried at the next call.
+  // Returns the names deleted.
+  std::vector<std::string> DeleteUnreferenced(const std::vector<CommitPoint>& keep);
+
+  // True iff rule (c) applies (no damaged commit point was seen).
+  bool deletes_leftovers() const { return allow_leftovers_; }
+
+ private:
+  // True iff `file` starts with a codec header whose id belongs to this index.
+  bool HeaderBelongsToIndex(std::string_view file) const;
+
+  Directory* dir_;
+  SegmentId index_id_;
+  absl::flat_hash_set<std::string> known_;  // segment names, rules (a) and (b)
+  bool allow_leftovers_ = true;
+};
+
+}  // namespace invert
+
+#endif  // INVERT_INDEX_INDEX_FILE_DELETER_H_
