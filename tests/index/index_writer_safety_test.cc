@@ -584,7 +584,7 @@ TEST(IndexWriterSafetyTest, ReadersFollowConcurrentCommits) {
   ASSERT_TRUE((*w)->Commit().ok());
   std::atomic<bool> stop{false};
   std::thread committer([&] {
-    for (int i = 1; i < 200 && !stop.load(); ++i) {
+    for (int i = 1; i < 60 && !stop.load(); ++i) {
       AddDocs(**w, i, i + 1);
       ASSERT_TRUE((*w)->Commit().ok());
     }
