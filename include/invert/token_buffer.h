@@ -2,7 +2,7 @@
 // document (one or more field values), kept in two flat arrays so that adding
 // a token allocates nothing once the buffer has grown to its working size. One
 // buffer is reused for every document an indexing thread sees: Clear() keeps
-// the capacity.
+// the capacity, Release() frees it.
 //
 // Memory layout:
 //
@@ -17,13 +17,32 @@
 //      payload_length == entries_[i + 1].begin (== arena_size_ for the last
 //      token): the tokens' bytes are contiguous and in token order, so
 //      Truncate(n) is O(1): the arena ends where token n began.
-//   2. arena_size_ <= arena_capacity_; arena_[0, arena_size_) holds exactly the
-//      bytes of the tokens in entries_.
-//   3. Only Grow() reallocates the arena; it doubles the capacity, so appends
-//      are amortized O(bytes).
+//   2. arena_size_ <= arena_capacity_ <= arena_allocated_ and size_ <=
+//      entries_capacity_ <= entries_allocated_; arena_[0, arena_size_) holds
+//      exactly the bytes of the tokens in entries_. The *_capacity_ fields are
+//      what the inline fast paths compare against: equal to the allocations
+//      unless the buffer is over its byte limit, when they are clamped to the
+//      current sizes so that every further token takes the slow path.
+//   3. Only the out-of-line slow paths reallocate; the arena doubles and the
+//      token array grows by half, so appends are amortized O(bytes).
+//
+// Byte limit: set_byte_limit(n) caps bytes_used() (arena plus token array)
+// at n. The check lives on the growth slow paths only: Add, ReserveTerm and
+// CommitTerm cost what they cost without a limit. A growth is clamped to the
+// limit; when even the clamped growth cannot hold what is asked, the buffer
+// goes over_limit(): it never grows again (until Clear()/Release()) and drops
+// every further token (Add and CommitTerm do nothing). A pending ReserveTerm
+// still gets writable room: a side buffer as large as the largest reservation
+// asked for while over the limit (one term's worth; counted in bytes_used(),
+// freed by Clear()). The tokens already added stay readable. A producer does
+// not need to know about the limit; its caller checks over_limit() after
+// analysis and discards the document.
 //
 // Views (AnalyzedToken::term/payload, ReserveTerm's pointer) point into the
 // arena: they stay valid until the next call of a non-const method.
+//
+// Exceptions: a growth that cannot allocate throws std::bad_alloc and leaves
+// the buffer as before the call (the tokens added so far stay).
 //
 // Thread safety: none; one buffer per indexing thread.
 #ifndef INVERT_TOKEN_BUFFER_H_
@@ -56,7 +75,7 @@ struct AnalyzedToken {
 class TokenBuffer {
  public:
   TokenBuffer() = default;
-  // A moved-from buffer is empty and holds no memory.
+  // A moved-from buffer is empty, holds no memory and has no byte limit.
   TokenBuffer(TokenBuffer&& other) noexcept { Swap(other); }
   TokenBuffer& operator=(TokenBuffer&& other) noexcept {
     TokenBuffer moved(std::move(other));
@@ -66,11 +85,27 @@ class TokenBuffer {
   TokenBuffer(const TokenBuffer&) = delete;
   TokenBuffer& operator=(const TokenBuffer&) = delete;
 
-  // Forgets every token; keeps the memory for the next document.
+  // Forgets every token and resets over_limit(); keeps the memory (and the
+  // byte limit) for the next document.
   void Clear() {
-    entries_.clear();
+    size_ = 0;
     arena_size_ = 0;
+    reserved_ = 0;
+    if (over_limit_) ResetLimitState();
   }
+
+  // Clear(), and frees all memory: bytes_used() becomes 0. For a buffer that
+  // grew for one exceptional document.
+  void Release();
+
+  // Caps bytes_used() at `bytes` from the next growth on (see the header
+  // comment); SIZE_MAX (the default) is no limit. Memory already held is
+  // kept even if it exceeds the new limit, but it will not grow.
+  void set_byte_limit(size_t bytes) { byte_limit_ = bytes; }
+  size_t byte_limit() const { return byte_limit_; }
+  // Returns true iff a growth since the last Clear() would have exceeded the
+  // byte limit: tokens were dropped and the buffer's content is incomplete.
+  bool over_limit() const { return over_limit_; }
 
   // Appends a token, copying `term` and `payload` into the arena. They may
   // point into this buffer (e.g. a term of an earlier token).
@@ -78,7 +113,7 @@ class TokenBuffer {
   void Add(std::string_view term, uint32_t position_increment, uint32_t start_offset,
            uint32_t end_offset, std::string_view payload = {}) {
     const size_t bytes = term.size() + payload.size();
-    if (arena_capacity_ - arena_size_ < bytes) {
+    if (arena_capacity_ - arena_size_ < bytes || size_ == entries_capacity_) [[unlikely]] {
       AddSlow(term, position_increment, start_offset, end_offset, payload);
       return;
     }
@@ -95,12 +130,14 @@ class TokenBuffer {
   //   char* p = buffer.ReserveTerm(max_bytes);   // write up to max_bytes at p
   //   buffer.CommitTerm(length, 1, start, end);  // length <= max_bytes
   //
-  // ReserveTerm returns room for `max_bytes` at the end of the arena. Calling
-  // it again before CommitTerm (to ask for more room) keeps the bytes already
-  // written under the earlier reservation (the pointer may change). Any other
-  // non-const call abandons the reservation.
+  // ReserveTerm returns room for `max_bytes` at the end of the arena (or, over
+  // the byte limit, in the side buffer). Calling it again before CommitTerm
+  // (to ask for more room) keeps the bytes already written under the earlier
+  // reservation (the pointer may change). Any other non-const call abandons
+  // the reservation.
   char* ReserveTerm(size_t max_bytes) {
-    if (arena_capacity_ - arena_size_ < max_bytes) Grow(arena_size_ + reserved_, max_bytes);
+    if (arena_capacity_ - arena_size_ < max_bytes) [[unlikely]]
+      return ReserveSlow(max_bytes);
     reserved_ = max_bytes;
     return arena_.get() + arena_size_;
   }
@@ -111,21 +148,19 @@ class TokenBuffer {
   void CommitTerm(size_t length, uint32_t position_increment, uint32_t start_offset,
                   uint32_t end_offset, std::string_view payload = {}) {
     assert(length <= reserved_);
-    if (!payload.empty()) {
-      if (arena_capacity_ - arena_size_ < length + payload.size()) {
-        Grow(arena_size_ + length, length + payload.size());
-      }
-      std::memcpy(arena_.get() + arena_size_ + length, payload.data(), payload.size());
+    if (!payload.empty() || size_ == entries_capacity_) [[unlikely]] {
+      CommitSlow(length, position_increment, start_offset, end_offset, payload);
+      return;
     }
-    Push(length, payload.size(), position_increment, start_offset, end_offset);
+    Push(length, 0, position_increment, start_offset, end_offset);
   }
 
-  size_t size() const { return entries_.size(); }
-  bool empty() const { return entries_.empty(); }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
 
   // REQUIRES: i < size().
   AnalyzedToken operator[](size_t i) const {
-    assert(i < entries_.size());
+    assert(i < size_);
     const Entry& e = entries_[i];
     const char* p = arena_.get() + e.begin;
     return AnalyzedToken{std::string_view(p, e.term_length), e.position_increment, e.start_offset,
@@ -135,26 +170,42 @@ class TokenBuffer {
   // Drops tokens [n, size()) and their arena bytes (undo of a partly added
   // value). REQUIRES: n <= size().
   void Truncate(size_t n) {
-    assert(n <= entries_.size());
-    if (n == entries_.size()) return;
+    assert(n <= size_);
+    if (n == size_) return;
     arena_size_ = entries_[n].begin;
-    entries_.resize(n);
+    size_ = n;
     reserved_ = 0;
+    if (over_limit_) ClampToSizes();
   }
 
   void Swap(TokenBuffer& other) noexcept {
     std::swap(arena_, other.arena_);
     std::swap(arena_size_, other.arena_size_);
     std::swap(arena_capacity_, other.arena_capacity_);
+    std::swap(arena_allocated_, other.arena_allocated_);
     std::swap(reserved_, other.reserved_);
-    entries_.swap(other.entries_);
+    std::swap(entries_, other.entries_);
+    std::swap(size_, other.size_);
+    std::swap(entries_capacity_, other.entries_capacity_);
+    std::swap(entries_allocated_, other.entries_allocated_);
+    std::swap(byte_limit_, other.byte_limit_);
+    std::swap(over_limit_, other.over_limit_);
+    std::swap(spill_, other.spill_);
+    std::swap(spill_capacity_, other.spill_capacity_);
+    std::swap(spilled_, other.spilled_);
   }
 
   // Bytes of term and payload data of the current tokens.
   size_t arena_bytes() const { return arena_size_; }
 
-  // Bytes of memory held (arena and token array capacity), for RAM accounting.
-  size_t bytes_used() const { return arena_capacity_ + entries_.capacity() * sizeof(Entry); }
+  // Bytes of memory held (arena, token array and side buffer), for RAM
+  // accounting.
+  size_t bytes_used() const {
+    return arena_allocated_ + entries_allocated_ * sizeof(Entry) + spill_capacity_;
+  }
+
+  // Bookkeeping bytes per token (beside its term and payload bytes).
+  static constexpr size_t kBytesPerToken = 32;
 
  private:
   struct Entry {
@@ -165,29 +216,63 @@ class TokenBuffer {
     uint32_t start_offset;
     uint32_t end_offset;
   };
-  static_assert(sizeof(Entry) <= 32, "one token costs at most 32 bytes of bookkeeping");
+  static_assert(sizeof(Entry) == kBytesPerToken, "one token costs 32 bytes of bookkeeping");
 
+  // REQUIRES: size_ < entries_capacity_, and the token's bytes are in
+  // arena_[arena_size_, arena_size_ + term_length + payload_length).
   void Push(size_t term_length, size_t payload_length, uint32_t position_increment,
             uint32_t start_offset, uint32_t end_offset) {
     assert(term_length <= UINT32_MAX && payload_length <= UINT32_MAX);
-    entries_.push_back(Entry{arena_size_, static_cast<uint32_t>(term_length),
-                             static_cast<uint32_t>(payload_length), position_increment,
-                             start_offset, end_offset});
+    assert(size_ < entries_capacity_);
+    entries_[size_++] = Entry{arena_size_,
+                              static_cast<uint32_t>(term_length),
+                              static_cast<uint32_t>(payload_length),
+                              position_increment,
+                              start_offset,
+                              end_offset};
     arena_size_ += term_length + payload_length;
     reserved_ = 0;
   }
 
-  // Reallocates the arena to hold at least arena_size_ + `extra` bytes,
-  // keeping its first `keep` bytes.
-  void Grow(size_t keep, size_t extra);
+  // Slow paths (token_buffer.cc). Each returns having dropped the token (or
+  // served the reservation from the side buffer) if the byte limit forbids
+  // the growth it needs.
   void AddSlow(std::string_view term, uint32_t position_increment, uint32_t start_offset,
                uint32_t end_offset, std::string_view payload);
+  void CommitSlow(size_t length, uint32_t position_increment, uint32_t start_offset,
+                  uint32_t end_offset, std::string_view payload);
+  char* ReserveSlow(size_t max_bytes);
+  // Makes room for one more entry; false (and over the limit) if the limit
+  // forbids it.
+  bool GrowEntries();
+  // The arena capacity to grow to for `needed` bytes: doubling, clamped to
+  // the limit; 0 if even the clamped capacity is below `needed`.
+  size_t ArenaGrowth(size_t needed) const;
+  // Reallocates the arena to `capacity` bytes, keeping its first `keep`.
+  void Reallocate(size_t capacity, size_t keep);
+  void SetOverLimit();
+  void ClampToSizes() {
+    arena_capacity_ = arena_size_;
+    entries_capacity_ = size_;
+  }
+  void ResetLimitState();
 
   std::unique_ptr<char[]> arena_;
   size_t arena_size_ = 0;
-  size_t arena_capacity_ = 0;
-  size_t reserved_ = 0;  // size of the pending ReserveTerm reservation
-  std::vector<Entry> entries_;
+  size_t arena_capacity_ = 0;   // fast-path bound (see invariant 2)
+  size_t arena_allocated_ = 0;  // bytes allocated
+  size_t reserved_ = 0;         // size of the pending ReserveTerm reservation
+  std::unique_ptr<Entry[]> entries_;
+  size_t size_ = 0;
+  size_t entries_capacity_ = 0;   // fast-path bound (see invariant 2)
+  size_t entries_allocated_ = 0;  // entries allocated
+  size_t byte_limit_ = SIZE_MAX;
+  bool over_limit_ = false;
+  // Over the limit: the side buffer serving reservations, and whether the
+  // pending reservation lives there.
+  std::unique_ptr<char[]> spill_;
+  size_t spill_capacity_ = 0;
+  bool spilled_ = false;
 };
 
 }  // namespace invert

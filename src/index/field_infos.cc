@@ -8,7 +8,7 @@
 namespace invert {
 
 absl::StatusOr<uint32_t> FieldInfos::Resolve(std::string_view name, const FieldType& type) {
-  if (auto it = by_name_.find(Sv(name)); it != by_name_.end()) {
+  if (auto it = by_name_.find(name); it != by_name_.end()) {
     const FieldInfo& info = fields_[it->second];
     if (info.type != type) {
       return absl::InvalidArgumentError(FieldTypeConflict(name, info.type, type));
@@ -33,7 +33,7 @@ void FieldInfos::Rollback() {
 }
 
 int64_t FieldInfos::Find(std::string_view name) const {
-  auto it = by_name_.find(Sv(name));
+  auto it = by_name_.find(name);
   return it == by_name_.end() ? -1 : static_cast<int64_t>(it->second);
 }
 

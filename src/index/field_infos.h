@@ -11,11 +11,12 @@
 #define INVERT_INDEX_FIELD_INFOS_H_
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "codec/field_info.h"
 #include "invert/field_type.h"
@@ -43,7 +44,10 @@ class FieldInfos {
  private:
   std::vector<FieldInfo> fields_;  // committed first, then pending
   size_t committed_ = 0;
-  absl::flat_hash_map<std::string, uint32_t> by_name_;
+  // A node map, not a flat_hash_map: its insert leaves the map as it was
+  // when allocating throws (absl's raw_hash_set is left corrupt), which the
+  // chain's rollback after std::bad_alloc relies on.
+  std::map<std::string, uint32_t, std::less<>> by_name_;
 };
 
 }  // namespace invert

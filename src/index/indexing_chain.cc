@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cinttypes>
+#include <exception>
+#include <new>
+#include <span>
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -24,18 +27,93 @@ struct IndexingChain::PerField {
   CountedArray<uint8_t> norms;  // by doc; docs past the end have norm 0
 };
 
+// One field of the document in hand. Positions and shifted offsets are not
+// stored per token: Invert() recomputes them from the increments and each
+// value's offset base, exactly as AnalyzeField() validated them.
 struct IndexingChain::DocField {
+  struct Value {
+    const Field* field = nullptr;
+    size_t token_end = 0;      // its tokens end here in tokens_
+    uint64_t offset_base = 0;  // added to its tokens' offsets
+  };
   uint32_t number = 0;
-  std::vector<const Field*> values;
+  std::vector<Value> values;
   size_t token_begin = 0;  // tokens [token_begin, token_end) of tokens_
   size_t token_end = 0;
   uint64_t length = 0;  // tokens that advance the position
+  // For EstimateGrowth, gathered while validating.
+  uint64_t term_bytes = 0;
+  uint64_t payload_bytes = 0;
+  uint64_t max_payload = 0;
+  uint64_t max_position = 0;
+  uint64_t max_offset = 0;  // largest shifted end offset
 };
+
+// What a document adds to the segment (EstimateGrowth).
+struct IndexingChain::Growth {
+  int64_t pools = 0;           // bytes into pool blocks, with a block of slack per pool
+  int64_t arrays = 0;          // the document's amortized share of the counted arrays
+  int64_t jumps = 0;           // reallocation growth of the arrays from their capacity now
+  bool exact = false;          // term counts exact (else bounded by token counts)
+  uint32_t largest_field = 0;  // the field with the most tokens, and its count
+  size_t largest_tokens = 0;
+};
+
+namespace {
+
+// Capacity growth, in elements, of a CountedArray of `capacity` elements
+// that must hold `n`: an upper bound for both growth rules (EmplaceBack's and
+// Append/Resize's max(n, capacity * 3 / 2)).
+uint64_t ArrayGrowth(uint64_t capacity, uint64_t n) {
+  uint64_t c = capacity;
+  while (c < n) c = c < 16 ? 16 : c + c / 2;
+  return c - capacity;
+}
+
+// Bytes a BytesRefHash with `size` terms, a table of `table` slots and
+// `records` record capacity grows by to take `added` more terms.
+template <typename Hash>
+int64_t HashGrowth(uint64_t size, uint64_t table, uint64_t records, uint64_t added) {
+  const uint64_t n = size + added;
+  uint64_t slots = table;
+  while (n > slots / 2) slots *= 2;
+  return static_cast<int64_t>((slots - table) * sizeof(uint64_t) +
+                              ArrayGrowth(records, n) * sizeof(typename Hash::Record));
+}
+
+template <typename Hash>
+int64_t HashGrowth(const Hash& hash, uint64_t added) {
+  const uint64_t records = (hash.bytes_used() - uint64_t{hash.capacity()} * sizeof(uint64_t)) /
+                           sizeof(typename Hash::Record);
+  return HashGrowth<Hash>(hash.size(), hash.capacity(), records, added);
+}
+
+uint32_t Clamp32(uint64_t v) { return static_cast<uint32_t>(std::min<uint64_t>(v, UINT32_MAX)); }
+
+// 1234567 -> "1,234,567".
+std::string WithCommas(uint64_t n) {
+  std::string digits = absl::StrCat(n);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+}  // namespace
 
 IndexingChain::IndexingChain(IndexingChainOptions options, RamCounter* parent)
     : options_(std::move(options)),
       counter_(parent),
       allocator_(&counter_, options_.recycled_blocks),
+      analyze_oom_(absl::ResourceExhaustedError(
+          "out of memory while analyzing the document; nothing was added")),
+      broken_status_(absl::AbortedError(
+          "out of memory while inverting a document: this in-memory segment is unusable and its "
+          "documents are lost")),
       stored_bytes_(&counter_),
       stored_starts_(&counter_),
       vector_bytes_(&counter_),
@@ -50,10 +128,11 @@ IndexingChain::~IndexingChain() {
   fields_.clear();
   vectors_.reset();
   primary_.reset();
+  counter_.Add(-counted_scratch_);  // the parent counter outlives the chain
 }
 
 Analyzer* IndexingChain::AnalyzerFor(std::string_view field) {
-  auto it = analyzers_.find(Sv(field));
+  auto it = analyzers_.find(field);
   if (it != analyzers_.end()) return it->second.get();
   std::unique_ptr<Analyzer> analyzer;
   if (auto f = options_.field_analyzers.find(Sv(field)); f != options_.field_analyzers.end()) {
@@ -68,51 +147,148 @@ Analyzer* IndexingChain::AnalyzerFor(std::string_view field) {
   return raw;
 }
 
-absl::Status IndexingChain::AddDocument(const Document& doc) {
+absl::Status IndexingChain::AddDocument(const Document& doc, int64_t ram_headroom) {
+  if (broken_) return broken_status_;
   if (num_docs_ == UINT32_MAX - 1) {
     return absl::ResourceExhaustedError("segment holds the maximum number of documents");
   }
-  if (absl::Status s = Prepare(doc); !s.ok()) {
-    field_infos_.Rollback();
-    return s;
+  // Phase 1: nothing in the segment changes, so any exception is undone by
+  // forgetting the pending fields and the scratch.
+  absl::Status status;
+  bool threw = true;
+  try {
+    status = Prepare(doc, ram_headroom, counted_scratch_);
+    threw = false;
+  } catch (const std::bad_alloc&) {
+    status = analyze_oom_;
+  } catch (const std::exception& e) {
+    try {
+      status = absl::ResourceExhaustedError(absl::StrCat("exception while analyzing the document (",
+                                                         e.what(), "); nothing was added"));
+    } catch (...) {
+      status = analyze_oom_;
+    }
+  } catch (...) {
+    status = analyze_oom_;
   }
-  Invert();
+  if (!status.ok()) {
+    field_infos_.Rollback();
+    if (threw) ReleaseScratch();  // after running out of memory, give it all back
+    FinishScratch();
+    return status;
+  }
+  SyncScratch();  // the scratch peaks here: tokens analyzed, chunk not yet used
+  // Phase 2: an exception here leaves the segment half-inverted.
+  try {
+    Invert();
+  } catch (...) {
+    broken_ = true;
+    ReleaseScratch();
+    FinishScratch();
+    return broken_status_;
+  }
+  FinishScratch();
   return absl::OkStatus();
 }
 
-absl::Status IndexingChain::Prepare(const Document& doc) {
+absl::Status IndexingChain::Prepare(const Document& doc, int64_t ram_headroom,
+                                    int64_t scratch_at_start) {
+  for (const DocField& df : doc_fields_) doc_field_index_[df.number] = -1;  // the last doc's
   doc_fields_.clear();
-  doc_field_index_.clear();
   tokens_.Clear();
-  placements_.clear();
   stored_scratch_.clear();
   for (const Field& f : doc.fields) {
     absl::StatusOr<uint32_t> number = field_infos_.Resolve(f.name(), f.type());
     if (!number.ok()) return number.status();
-    auto [it, inserted] = doc_field_index_.emplace(*number, doc_fields_.size());
-    if (inserted) doc_fields_.push_back(DocField{*number, {}, 0, 0, 0});
-    doc_fields_[it->second].values.push_back(&f);
+    if (doc_field_index_.size() <= *number) doc_field_index_.resize(*number + 1, -1);
+    if (doc_field_index_[*number] < 0) {
+      doc_fields_.emplace_back();
+      doc_fields_.back().number = *number;
+      doc_field_index_[*number] = static_cast<int32_t>(doc_fields_.size() - 1);
+    }
+    doc_fields_[doc_field_index_[*number]].values.push_back(DocField::Value{&f, 0, 0});
     if (f.type().stored) {
       if (std::optional<std::string_view> value = f.stored_value()) {
         stored_scratch_.push_back({*number, *value});
       }
     }
   }
+  // While analyzing, the tokens may take what the limit leaves after the rest
+  // of the scratch.
+  const int64_t limit = options_.max_document_bytes;
+  if (limit > 0) {
+    const int64_t others = ScratchBytesNow() - static_cast<int64_t>(tokens_.bytes_used());
+    tokens_.set_byte_limit(static_cast<size_t>(std::max<int64_t>(0, limit - others)));
+  } else {
+    tokens_.set_byte_limit(SIZE_MAX);
+  }
   for (DocField& df : doc_fields_) {
     const FieldInfo& info = field_infos_.all()[df.number];
     if (!info.type.indexed()) continue;
     if (absl::Status s = AnalyzeField(df, info.type, info.name); !s.ok()) return s;
   }
-  // Room in the pools: a generous bound on what this document can add.
-  const uint64_t bound =
-      uint64_t{tokens_.arena_bytes()} * 3 + uint64_t{tokens_.size()} * 32 + (uint64_t{1} << 20);
+
+  // What the document adds: first bounded by its token counts (O(fields)),
+  // counted exactly (one probe per token) only if that bound is too much.
+  Growth growth = EstimateGrowth(/*exact_terms=*/false);
+  int64_t scratch = ScratchBytesNow();
+  const auto refine = [&] {
+    if (growth.exact) return;
+    growth = EstimateGrowth(/*exact_terms=*/true);
+    // The count's hashes are part of what the document needs at its peak,
+    // but not kept for inversion.
+    scratch = ScratchBytesNow();
+    peak_scratch_ = std::max(peak_scratch_, scratch);
+    std::vector<std::pair<uint64_t, size_t>>().swap(term_hashes_);
+  };
+  if (limit > 0 && scratch + growth.pools + growth.arrays > limit) {
+    refine();
+    const int64_t needed = scratch + growth.pools + growth.arrays;
+    if (needed > limit) {
+      return DocumentTooLarge(needed, field_infos_.all()[growth.largest_field].name,
+                              growth.largest_tokens, /*so_far=*/false);
+    }
+  }
   const uint64_t high =
       std::max(primary_->byte_pool().end_address(), primary_->term_byte_pool().end_address());
-  if (high + bound > kMaxPoolAddress) {
+  if (high + static_cast<uint64_t>(growth.pools) > kMaxPoolAddress) refine();
+  if (high + static_cast<uint64_t>(growth.pools) > kMaxPoolAddress) {
     return absl::ResourceExhaustedError(
         "the in-memory segment is full (pool addresses near 4 GiB); flush before adding more");
   }
+  if (num_docs_ > 0) {
+    const auto needed = [&] { return scratch - scratch_at_start + growth.pools + growth.jumps; };
+    if (needed() > ram_headroom) refine();
+    if (needed() > ram_headroom) {
+      return absl::ResourceExhaustedError(
+          "in-memory segment full: flush, then add the document again");
+    }
+  }
+  // Last, once nothing else can fail: fix the types of this chain's new
+  // fields index-wide (all or none).
+  if (options_.schema != nullptr && field_infos_.all().size() > field_infos_.size()) {
+    new_fields_.clear();
+    for (size_t i = field_infos_.size(); i < field_infos_.all().size(); ++i) {
+      const FieldInfo& f = field_infos_.all()[i];
+      new_fields_.push_back(IndexSchema::NewField{f.name, &f.type});
+    }
+    if (absl::Status s = options_.schema->Register(new_fields_); !s.ok()) return s;
+  }
   return absl::OkStatus();
+}
+
+absl::Status IndexingChain::DocumentTooLarge(int64_t needed, std::string_view field, size_t tokens,
+                                             bool so_far) const {
+  const double limit_mb = static_cast<double>(options_.max_document_bytes) / kMiB;
+  const std::string estimate =
+      so_far ? "" : absl::StrFormat("an estimated %.1f MB; ", static_cast<double>(needed) / kMiB);
+  const std::string note =
+      options_.max_document_bytes_note.empty() ? "" : " " + options_.max_document_bytes_note;
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "document needs more than %.1f MB to index (%sfield \"%s\": %s tokens%s); the limit is "
+      "max_document_mb = %g%s: raise --ram-mb / max_document_mb or split the document",
+      limit_mb, estimate, absl::CEscape(Sv(field)), WithCommas(tokens), so_far ? " so far" : "",
+      limit_mb, note));
 }
 
 absl::Status IndexingChain::AnalyzeField(DocField& df, const FieldType& type,
@@ -124,7 +300,8 @@ absl::Status IndexingChain::AnalyzeField(DocField& df, const FieldType& type,
   bool any_token = false;
   df.token_begin = tokens_.size();
   for (size_t v = 0; v < df.values.size(); ++v) {
-    const Field& f = *df.values[v];
+    DocField::Value& value = df.values[v];
+    const Field& f = *value.field;
     if (v > 0) position += options_.position_increment_gap;
     const size_t before = tokens_.size();
     uint64_t value_end = 0;
@@ -139,6 +316,9 @@ absl::Status IndexingChain::AnalyzeField(DocField& df, const FieldType& type,
         tokens_.Add(t.term, t.position_increment, t.start_offset, t.end_offset, t.payload);
         value_end = std::max<uint64_t>(value_end, t.end_offset);
       }
+    }
+    if (tokens_.over_limit()) {
+      return DocumentTooLarge(0, name, tokens_.size() - df.token_begin, /*so_far=*/true);
     }
     for (size_t i = before; i < tokens_.size(); ++i) {
       const AnalyzedToken t = tokens_[i];
@@ -179,16 +359,153 @@ absl::Status IndexingChain::AnalyzeField(DocField& df, const FieldType& type,
         }
         last_start = start;
       }
-      placements_.push_back(
-          TokenPlacement{static_cast<uint32_t>(position),
-                         static_cast<uint32_t>(std::min<uint64_t>(start, UINT32_MAX)),
-                         static_cast<uint32_t>(std::min<uint64_t>(end, UINT32_MAX))});
+      df.term_bytes += t.term.size();
+      df.payload_bytes += t.payload.size();
+      df.max_payload = std::max<uint64_t>(df.max_payload, t.payload.size());
+      df.max_offset = std::max(df.max_offset, end);
       any_token = true;
     }
+    value.token_end = tokens_.size();
+    value.offset_base = offset_base;
     offset_base += value_end + options_.offset_gap;
   }
   df.token_end = tokens_.size();
+  df.max_position = position < 0 ? 0 : static_cast<uint64_t>(position);
   return absl::OkStatus();
+}
+
+// The bound, per indexed field of the document, with T its tokens, D its
+// terms new to the segment and Dd its distinct terms (both T unless
+// `exact_terms`), and VInt sizes taken at the field's largest position,
+// offset and payload length:
+//   primary pools  D * (2 + 5s + 4s) + bytes of the new terms     entries,
+//                                        first slices, stream ends (s streams)
+//                  + 1.5 * (T * occurrence + payload bytes + Dd * doc code)
+//                                        stream bytes, +50% for slice links
+//   vector pools   Dd * (5v + 4v) + 1.5 * T * vector occurrence (v streams),
+//                  reset after the document but held while it is inverted
+//   arrays         D * (1.5 records + 4 table slots), amortized; the vector
+//                  entry (Dd * 18 + stream bytes) and its hash; norms (1 byte);
+//                  stored values (+ 10 bytes each); 16 bytes of doc starts
+//   jumps          instead of the amortized arrays: the exact reallocations
+//                  of every array touched, from its current capacity
+//   slack          one 32 KiB block per pool that may grow.
+// Slice links cost +40% on a term's second slice and less after; the block
+// tail left when a large term entry does not fit is not included (it can only
+// matter for terms longer than a few KiB). So this bounds what ordinary text
+// adds (by a factor of ~3 with counted terms), not every adversarial input.
+IndexingChain::Growth IndexingChain::EstimateGrowth(bool exact_terms) {
+  using PostingsHash = TermsHashPerField<PostingState>::Hash;
+  using VectorsHash = TermsHashPerField<TermVectorState>::Hash;
+  constexpr int64_t kBlock = static_cast<int64_t>(BlockAllocator::kBlockSize);
+  Growth g;
+  g.exact = exact_terms;
+  bool any_indexed = false;
+  bool any_vectors = false;
+  int64_t vector_entry_bytes = 0;
+  for (const DocField& df : doc_fields_) {
+    const FieldType& type = field_infos_.all()[df.number].type;
+    const uint64_t t = df.token_end - df.token_begin;
+    if (!type.indexed()) continue;
+    any_indexed = true;
+    if (t > g.largest_tokens || g.largest_tokens == 0) {
+      g.largest_field = df.number;
+      g.largest_tokens = t;
+    }
+    const PerField* pf = df.number < fields_.size() && fields_[df.number] != nullptr
+                             ? fields_[df.number].get()
+                             : nullptr;
+    uint64_t new_terms = t;
+    uint64_t new_term_bytes = df.term_bytes;
+    uint64_t distinct = t;
+    if (exact_terms && t > 0) {
+      // Distinct terms by sorting (hash, token): vectors only, so that
+      // running out of memory here leaves nothing corrupt.
+      new_terms = new_term_bytes = distinct = 0;
+      term_hashes_.clear();
+      term_hashes_.reserve(t);
+      for (size_t i = df.token_begin; i < df.token_end; ++i) {
+        term_hashes_.emplace_back(BytesRefHash::HashBytes(tokens_[i].term), i);
+      }
+      std::sort(term_hashes_.begin(), term_hashes_.end());
+      for (size_t k = 0; k < term_hashes_.size(); ++k) {
+        const std::string_view term = tokens_[term_hashes_[k].second].term;
+        // Equal hashes are adjacent; a 64-bit collision of two distinct
+        // terms would be counted once (an estimate may miss it).
+        if (k > 0 && term_hashes_[k].first == term_hashes_[k - 1].first) continue;
+        ++distinct;
+        if (pf == nullptr || pf->postings->terms().Find(term) < 0) {
+          ++new_terms;
+          new_term_bytes += term.size();
+        }
+      }
+    }
+    const uint64_t position_bytes = VIntSize(df.max_position << 1 | 1);
+    const uint64_t payload_bytes = VIntSize(df.max_payload);
+    const uint64_t offset_bytes = 2 * VIntSize(df.max_offset);
+    // Primary.
+    const bool positions = HasPositions(type.index_options);
+    const uint64_t streams = positions ? 2 : 1;
+    const bool payloads = positions && type.payloads;
+    uint64_t occurrence = 0;
+    if (positions) occurrence += position_bytes + (payloads ? payload_bytes : 0);
+    if (HasOffsets(type.index_options)) occurrence += offset_bytes;
+    const uint64_t doc_code = HasFreqs(type.index_options)
+                                  ? VIntSize(uint64_t{num_docs_} << 1) + VIntSize(t)
+                                  : VIntSize(num_docs_);
+    const uint64_t stream_bytes =
+        t * occurrence + (payloads ? df.payload_bytes : 0) + distinct * doc_code;
+    g.pools += static_cast<int64_t>(new_terms * (2 + kFirstSliceSize * streams + 4 * streams) +
+                                    new_term_bytes + stream_bytes * 3 / 2);
+    g.arrays += static_cast<int64_t>(new_terms * (sizeof(PostingsHash::Record) * 3 / 2 + 32));
+    if (pf != nullptr) {
+      g.jumps += HashGrowth(pf->postings->terms().hash(), new_terms);
+    } else {
+      g.jumps += 16 * sizeof(uint64_t) + HashGrowth<PostingsHash>(0, 16, 0, new_terms);
+    }
+    // Term vectors.
+    if (type.term_vectors && t > 0) {
+      any_vectors = true;
+      const uint64_t vstreams = type.term_vector_positions && type.term_vector_offsets ? 2 : 1;
+      uint64_t voccurrence = 0;
+      if (type.term_vector_positions) {
+        voccurrence += position_bytes + (type.term_vector_payloads ? payload_bytes : 0);
+      }
+      if (type.term_vector_offsets) voccurrence += offset_bytes;
+      const uint64_t vbytes = t * voccurrence + (type.term_vector_payloads ? df.payload_bytes : 0);
+      g.pools += static_cast<int64_t>(distinct * (kFirstSliceSize + 4) * vstreams + vbytes * 3 / 2);
+      const int64_t entry = static_cast<int64_t>(distinct * (10 + 4 * vstreams) + vbytes + 10);
+      vector_entry_bytes += entry;
+      g.arrays +=
+          entry + static_cast<int64_t>(distinct * (sizeof(VectorsHash::Record) * 3 / 2 + 32));
+      if (pf != nullptr && pf->vectors != nullptr) {
+        g.jumps += HashGrowth(pf->vectors->terms().hash(), distinct);
+      } else {
+        g.jumps += 16 * sizeof(uint64_t) + HashGrowth<VectorsHash>(0, 16, 0, distinct);
+      }
+    }
+    // Norms.
+    if (type.has_norms()) {
+      g.arrays += 1;
+      g.jumps +=
+          pf != nullptr
+              ? static_cast<int64_t>(ArrayGrowth(pf->norms.capacity(), uint64_t{num_docs_} + 1))
+              : static_cast<int64_t>(ArrayGrowth(0, uint64_t{num_docs_} + 1));
+    }
+  }
+  int64_t stored = 10;
+  for (const StoredValue& v : stored_scratch_) stored += static_cast<int64_t>(v.value.size()) + 10;
+  g.arrays += stored + 16;
+  g.jumps += static_cast<int64_t>(
+      ArrayGrowth(stored_bytes_.capacity(), stored_bytes_.size() + stored) +
+      (ArrayGrowth(stored_starts_.capacity(), stored_starts_.size() + 1) +
+       ArrayGrowth(vector_starts_.capacity(), vector_starts_.size() + 1)) *
+          sizeof(uint64_t) +
+      ArrayGrowth(vector_bytes_.capacity(), vector_bytes_.size() + vector_entry_bytes + 10));
+  const int64_t pools_that_grow =
+      (any_indexed ? (primary_->shares_term_pool() ? 2 : 3) : 0) + (any_vectors ? 2 : 0);
+  g.pools += kBlock * pools_that_grow;
+  return g;
 }
 
 IndexingChain::PerField& IndexingChain::GetOrCreatePerField(uint32_t number) {
@@ -196,17 +513,18 @@ IndexingChain::PerField& IndexingChain::GetOrCreatePerField(uint32_t number) {
   std::unique_ptr<PerField>& slot = fields_[number];
   if (slot == nullptr) {
     const FieldInfo& info = field_infos_[number];
-    slot = std::make_unique<PerField>(&counter_);
-    slot->number = number;
-    slot->type = info.type;
+    auto pf = std::make_unique<PerField>(&counter_);
+    pf->number = number;
+    pf->type = info.type;
     if (info.type.indexed()) {
-      slot->postings = std::make_unique<PostingsWriterPerField>(
+      pf->postings = std::make_unique<PostingsWriterPerField>(
           primary_.get(), info.type.index_options, info.type.payloads, &counter_);
     }
     if (info.type.term_vectors) {
-      slot->vectors =
+      pf->vectors =
           std::make_unique<TermVectorsWriterPerField>(vectors_.get(), info.type, &counter_);
     }
+    slot = std::move(pf);
   }
   return *slot;
 }
@@ -218,24 +536,8 @@ void IndexingChain::Invert() {
   for (const DocField& df : doc_fields_) {
     PerField& pf = GetOrCreatePerField(df.number);
     if (!pf.type.indexed()) continue;
-    const size_t n = df.token_end - df.token_begin;
-    inverted_.resize(n);
-    term_ids_.resize(n);
-    for (size_t i = 0; i < n; ++i) {
-      const AnalyzedToken t = tokens_[df.token_begin + i];
-      const TokenPlacement& p = placements_[df.token_begin + i];
-      inverted_[i] = InvertedToken{t.term, p.position, p.start_offset, p.end_offset, t.payload};
-    }
-    pf.postings->AddTokens(doc, inverted_, term_ids_);
-    if (pf.vectors != nullptr && n > 0) {
-      const auto& terms = pf.postings->terms();
-      for (size_t i = 0; i < n; ++i) {
-        const InvertedToken& t = inverted_[i];
-        pf.vectors->Add(terms.term_entry_address(term_ids_[i]), t.position, t.start_offset,
-                        t.end_offset, t.payload);
-      }
-      ++vector_fields;
-    }
+    InvertField(df, pf, doc);
+    if (pf.vectors != nullptr && df.token_end > df.token_begin) ++vector_fields;
     if (pf.type.has_norms()) {
       pf.norms.Resize(doc + 1);
       pf.norms[doc] = EncodeNorm(df.length);
@@ -260,6 +562,116 @@ void IndexingChain::Invert() {
     stored_bytes_.Append(reinterpret_cast<const uint8_t*>(v.value.data()), v.value.size());
   }
   ++num_docs_;
+}
+
+// Inverts one field's tokens in chunks of kInvertChunk. Chunking is exact:
+// PostingsWriterPerField::AddTokens is the same as one Add() per token in
+// order (TermsHashPerField::AddBatch's contract), and Add() keys each term's
+// per-document state (freq, last position and start offset) on its
+// PostingState::last_doc_id, so a second call for the same document
+// continues where the first stopped. Term vectors keep their per-document
+// state in the chained hash until FinishDocument(). Interleaving postings and
+// vector chunks changes which recycled block each pool gets, never an
+// address inside a pool, so the segment is byte-identical to one AddTokens
+// over the whole field.
+void IndexingChain::InvertField(const DocField& df, PerField& pf, uint32_t doc) {
+  const size_t n = df.token_end - df.token_begin;
+  if (n == 0) return;
+  const size_t chunk = std::min(n, kInvertChunk);
+  const bool vectors = pf.vectors != nullptr;
+  if (inverted_.size() < chunk) inverted_.resize(chunk);
+  if (vectors && term_ids_.size() < chunk) term_ids_.resize(chunk);
+  size_t filled = 0;
+  const auto add_chunk = [&] {
+    const std::span<const InvertedToken> tokens(inverted_.data(), filled);
+    if (!vectors) {
+      pf.postings->AddTokens(doc, tokens);
+    } else {
+      const std::span<uint32_t> ids(term_ids_.data(), filled);
+      pf.postings->AddTokens(doc, tokens, ids);
+      const auto& terms = pf.postings->terms();
+      for (size_t i = 0; i < filled; ++i) {
+        const InvertedToken& t = tokens[i];
+        pf.vectors->Add(terms.term_entry_address(ids[i]), t.position, t.start_offset, t.end_offset,
+                        t.payload);
+      }
+    }
+    filled = 0;
+  };
+  // The positions and offsets AnalyzeField() validated, recomputed.
+  int64_t position = -1;
+  size_t i = df.token_begin;
+  for (size_t v = 0; v < df.values.size(); ++v) {
+    const DocField::Value& value = df.values[v];
+    if (v > 0) position += options_.position_increment_gap;
+    for (; i < value.token_end; ++i) {
+      const AnalyzedToken t = tokens_[i];
+      position += t.position_increment;
+      inverted_[filled++] = InvertedToken{t.term, static_cast<uint32_t>(position),
+                                          Clamp32(value.offset_base + t.start_offset),
+                                          Clamp32(value.offset_base + t.end_offset), t.payload};
+      if (filled == kInvertChunk) add_chunk();
+    }
+  }
+  if (filled > 0) add_chunk();
+}
+
+int64_t IndexingChain::ScratchBytesNow() const {
+  size_t bytes = tokens_.bytes_used();
+  bytes += doc_fields_.capacity() * sizeof(DocField);
+  for (const DocField& df : doc_fields_) bytes += df.values.capacity() * sizeof(DocField::Value);
+  bytes += doc_field_index_.capacity() * sizeof(int32_t);
+  bytes += inverted_.capacity() * sizeof(InvertedToken);
+  bytes += term_ids_.capacity() * sizeof(uint32_t);
+  bytes += stored_scratch_.capacity() * sizeof(StoredValue);
+  bytes += new_fields_.capacity() * sizeof(IndexSchema::NewField);
+  bytes += term_hashes_.capacity() * sizeof(std::pair<uint64_t, size_t>);
+  return static_cast<int64_t>(bytes);
+}
+
+void IndexingChain::SyncScratch() noexcept {
+  const int64_t now = ScratchBytesNow();
+  counter_.Add(now - counted_scratch_);
+  counted_scratch_ = now;
+  peak_scratch_ = std::max(peak_scratch_, now);
+}
+
+void IndexingChain::ReleaseScratch() noexcept {
+  std::vector<DocField>().swap(doc_fields_);
+  std::vector<int32_t>().swap(doc_field_index_);
+  tokens_.Release();
+  std::vector<InvertedToken>().swap(inverted_);
+  std::vector<uint32_t>().swap(term_ids_);
+  std::vector<StoredValue>().swap(stored_scratch_);
+  std::vector<IndexSchema::NewField>().swap(new_fields_);
+  std::vector<std::pair<uint64_t, size_t>>().swap(term_hashes_);
+}
+
+void IndexingChain::FinishScratch() noexcept {
+  SyncScratch();
+  if (counted_scratch_ > kRetainedScratchBytes) {
+    ReleaseScratch();
+    SyncScratch();
+  }
+}
+
+int64_t IndexingChain::RecomputeRamBytes() const {
+  int64_t blocks = static_cast<int64_t>(
+      primary_->byte_pool().block_count() + primary_->int_pool().block_count() +
+      vectors_->byte_pool().block_count() + vectors_->int_pool().block_count());
+  if (!primary_->shares_term_pool()) {
+    blocks += static_cast<int64_t>(primary_->term_byte_pool().block_count());
+  }
+  int64_t bytes = blocks * static_cast<int64_t>(BlockAllocator::kBlockSize);
+  for (const std::unique_ptr<PerField>& pf : fields_) {
+    if (pf == nullptr) continue;
+    if (pf->postings != nullptr) bytes += pf->postings->terms().hash().bytes_used();
+    if (pf->vectors != nullptr) bytes += pf->vectors->terms().hash().bytes_used();
+    bytes += pf->norms.bytes();
+  }
+  bytes += stored_bytes_.bytes() + stored_starts_.bytes() + vector_bytes_.bytes() +
+           vector_starts_.bytes();
+  return bytes + ScratchBytesNow();
 }
 
 uint32_t IndexingChain::unique_terms(std::string_view field) const {

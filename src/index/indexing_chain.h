@@ -1,20 +1,39 @@
 // IndexingChain: the in-memory segment one indexing thread fills. It takes
 // documents, analyzes and validates each one whole, then inverts it into
 // postings (primary TermsHash), term vectors (chained TermsHash), norms and
-// stored fields, all held in pools and counted arrays whose every byte is on
-// the chain's RamCounter. The read-back methods at the bottom are what a flush
-// (and the tests) read the segment through.
+// stored fields, all held in pools and counted arrays. The read-back methods
+// at the bottom are what a flush (and the tests) read the segment through.
 //
 // Documents are atomic: AddDocument() runs in two phases.
-//   1. Resolve every field's type (new fields stay pending), analyze every
-//      value into one reused TokenBuffer, and check everything that can fail:
-//      invalid UTF-8, a term longer than 32,766 bytes, a position past
+//   1. Prepare. Resolve every field's type (new fields stay pending), analyze
+//      every value into one reused TokenBuffer, and check everything that can
+//      fail: invalid UTF-8, a term longer than 32,766 bytes, a position past
 //      kMaxPosition, a first position increment of 0, offsets that go
-//      backwards or overflow, a conflicting or invalid field type, a segment
-//      too full to take the document. Nothing in the segment changes.
-//   2. Commit the pending fields and invert. Nothing in this phase can fail
-//      (short of running out of memory, which aborts the segment).
+//      backwards or overflow, a conflicting or invalid field type, a document
+//      over max_document_bytes, a segment too full (or a RAM buffer too close
+//      to its limit) to take the document, and last the index-wide schema.
+//      Nothing in the segment changes.
+//   2. Invert. Commit the pending fields and invert, in chunks of
+//      kInvertChunk tokens. Nothing in this phase can fail short of running
+//      out of memory, which breaks the chain (see AddDocument).
 // A failed document therefore leaves the segment exactly as it was.
+//
+// Memory accounting: every byte the chain holds for the segment (pool
+// blocks, hash tables, per-term records, norms, stored fields, term vectors)
+// and for the document in hand (the per-document scratch: tokens, the field
+// list, stored-value list, inversion chunk) is on the chain's RamCounter:
+// ram_bytes_used() is what the chain holds, exactly, apart from per-field
+// objects, field infos and the analyzers' own buffers (each a few hundred
+// bytes, not per token). Pools and arrays count as they allocate; scratch is
+// counted by deltas after each phase (never per token). A document whose
+// scratch exceeds kRetainedScratchBytes releases it afterwards, so one huge
+// document does not pin its memory; smaller scratch is kept for reuse.
+//
+// Per-document memory: a document's own memory is its scratch plus a bound
+// on what it adds to the pools and arrays (EstimateGrowth in the .cc spells
+// it out). With max_document_bytes set, the TokenBuffer is capped while
+// analyzing, so a document far over the limit is rejected without ever
+// holding much more than the limit.
 //
 // Positions: a field's first token lands on position (increment - 1); each
 // further value of a multi-valued field continues at the last position +
@@ -28,16 +47,19 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "index/field_infos.h"
+#include "index/index_schema.h"
 #include "index/postings_writer_per_field.h"
 #include "index/term_vectors_writer_per_field.h"
 #include "index/terms_hash.h"
@@ -66,6 +88,20 @@ struct IndexingChainOptions {
   uint32_t offset_gap = 1;
   // Freed pool blocks kept for reuse (per-document term-vector resets).
   size_t recycled_blocks = 64;
+  // The index-wide schema (the writer's), or null for a chain on its own. A
+  // document's fields new to this chain are registered there as the last
+  // step of validation: a conflict with another chain's (or an earlier
+  // commit's) type rejects the document. Must outlive the chain.
+  IndexSchema* schema = nullptr;
+  // The most memory one document may take while it is indexed, in bytes: its
+  // scratch (tokens, ...) plus a bound on what it adds to the pools and
+  // arrays. A document that needs more is rejected with kInvalidArgument
+  // before it holds much more than this (see AddDocument). 0 (default):
+  // unlimited.
+  int64_t max_document_bytes = 0;
+  // Said right after the limit in that rejection message, e.g. "(half of
+  // each thread's share of the RAM buffer)"; empty: nothing.
+  std::string max_document_bytes_note;
 };
 
 // One document's term vector for one field, decoded.
@@ -94,6 +130,14 @@ class IndexingChain {
   // A pool address must stay below this for a document to be accepted; the
   // writer flushes long before (pools address at most 4 GiB).
   static constexpr uint32_t kMaxPoolAddress = 0xE0000000u;
+  // Scratch above this is released after the document (and counted off).
+  // 1 MiB holds the tokens of ~25,000-token documents, far above the usual,
+  // so ordinary documents reuse their scratch and allocate nothing.
+  static constexpr int64_t kRetainedScratchBytes = int64_t{1} << 20;
+  // Tokens inverted per PostingsWriterPerField::AddTokens call: the
+  // InvertedToken chunk is 48 KiB, L2-resident, instead of 48 bytes per
+  // token of the whole document.
+  static constexpr size_t kInvertChunk = 1024;
 
   // `parent` (may be null) also receives every byte this chain counts.
   explicit IndexingChain(IndexingChainOptions options, RamCounter* parent = nullptr);
@@ -102,13 +146,49 @@ class IndexingChain {
   IndexingChain& operator=(const IndexingChain&) = delete;
 
   // Adds `doc` as document num_docs(), or fails leaving the segment as if it
-  // had never been called.
-  absl::Status AddDocument(const Document& doc);
+  // had never been called (DebugDump() unchanged). Never throws.
+  //
+  // `ram_headroom` is how many more bytes the caller's RAM buffer can take.
+  // Errors:
+  //   kInvalidArgument   bad input (see the top comment), or the document
+  //                      needs more than options.max_document_bytes; the
+  //                      message names the field and the numbers.
+  //   kResourceExhausted the segment cannot take the document now: it holds
+  //                      the maximum number of documents or its pools are
+  //                      near 4 GiB; or num_docs() > 0 and the document's
+  //                      estimated growth of ram_bytes_used() (its scratch
+  //                      growth plus the bound on what it adds, including
+  //                      array reallocations it triggers) exceeds
+  //                      `ram_headroom` ("in-memory segment full: flush, then
+  //                      add the document again"); or memory ran out during
+  //                      phase 1 (std::bad_alloc or any other exception,
+  //                      caught): the scratch is released and nothing was
+  //                      added. With num_docs() == 0 the headroom is not
+  //                      checked: the document goes in.
+  //   kAborted           memory ran out during phase 2 (inversion), which
+  //                      cannot be undone: the chain is broken() and every
+  //                      later AddDocument() returns kAborted. Its documents
+  //                      are lost: a broken chain must not be flushed or read
+  //                      back, only destroyed.
+  absl::Status AddDocument(const Document& doc, int64_t ram_headroom = INT64_MAX);
+
+  // Returns true iff an inversion failed half-way (see AddDocument).
+  bool broken() const { return broken_; }
 
   uint32_t num_docs() const { return num_docs_; }
-  // Exact bytes held by the segment: pool blocks, hash tables, per-term
-  // records, norms, stored fields and term vectors.
+  // Exact bytes held: the segment's pool blocks, hash tables, per-term
+  // records, norms, stored fields and term vectors, plus the per-document
+  // scratch (see the top comment).
   int64_t ram_bytes_used() const { return counter_.bytes(); }
+  // The per-document scratch part of ram_bytes_used().
+  int64_t scratch_bytes() const { return counted_scratch_; }
+  // The most scratch held at once since construction (sampled after each
+  // phase, which is when it peaks).
+  int64_t peak_scratch_bytes() const { return peak_scratch_; }
+  // ram_bytes_used() recomputed from the structures themselves (pool block
+  // counts, table and array capacities, scratch capacities), not from the
+  // counter: the two are equal. O(fields); for tests and debugging.
+  int64_t RecomputeRamBytes() const;
   const FieldInfos& field_infos() const { return field_infos_; }
   // Unique terms of an indexed field so far (0 for unknown or unindexed).
   uint32_t unique_terms(std::string_view field) const;
@@ -143,17 +223,28 @@ class IndexingChain {
  private:
   struct PerField;
   struct DocField;
-  struct TokenPlacement {
-    uint32_t position;
-    uint32_t start_offset;
-    uint32_t end_offset;
-  };
+  struct Growth;
 
-  absl::Status Prepare(const Document& doc);
+  absl::Status Prepare(const Document& doc, int64_t ram_headroom, int64_t scratch_at_start);
   absl::Status AnalyzeField(DocField& df, const FieldType& type, std::string_view name);
+  // What the document in hand adds to the pools and arrays; with
+  // `exact_terms` the number of its new and distinct terms is counted (one
+  // hash probe per token) instead of bounded by its token count.
+  Growth EstimateGrowth(bool exact_terms);
+  absl::Status DocumentTooLarge(int64_t needed, std::string_view field, size_t tokens,
+                                bool so_far) const;
   void Invert();
+  void InvertField(const DocField& df, PerField& pf, uint32_t doc);
   PerField& GetOrCreatePerField(uint32_t number);
   Analyzer* AnalyzerFor(std::string_view field);
+  // Bytes of scratch held now, from the containers' capacities.
+  int64_t ScratchBytesNow() const;
+  // Brings the counter's scratch share up to date.
+  void SyncScratch() noexcept;
+  // Frees all scratch memory (noexcept; SyncScratch() after).
+  void ReleaseScratch() noexcept;
+  // After a document: releases scratch above kRetainedScratchBytes, syncs.
+  void FinishScratch() noexcept;
 
   IndexingChainOptions options_;
   RamCounter counter_;
@@ -162,9 +253,15 @@ class IndexingChain {
   std::unique_ptr<TermsHash> vectors_;
   FieldInfos field_infos_;
   std::vector<std::unique_ptr<PerField>> fields_;  // by field number
-  absl::flat_hash_map<std::string, std::unique_ptr<Analyzer>> analyzers_;
+  // Node map: its insert is exception-safe (see FieldInfos::by_name_).
+  std::map<std::string, std::unique_ptr<Analyzer>, std::less<>> analyzers_;
   std::unique_ptr<Analyzer> keyword_analyzer_;
   uint32_t num_docs_ = 0;
+  bool broken_ = false;
+  // Made at construction, so that reporting running out of memory does not
+  // need memory.
+  absl::Status analyze_oom_;
+  absl::Status broken_status_;
 
   // Stored fields: per doc, VInt count, then (VInt field, VInt length, bytes).
   CountedArray<uint8_t> stored_bytes_;
@@ -173,14 +270,19 @@ class IndexingChain {
   CountedArray<uint8_t> vector_bytes_;
   CountedArray<uint64_t> vector_starts_;
 
-  // Per-document scratch, reused.
+  // Per-document scratch, reused; its capacity is on counter_ (as
+  // counted_scratch_) after each phase.
   std::vector<DocField> doc_fields_;
-  absl::flat_hash_map<uint32_t, size_t> doc_field_index_;
+  std::vector<int32_t> doc_field_index_;  // by field number: into doc_fields_, or -1
   TokenBuffer tokens_;
-  std::vector<TokenPlacement> placements_;
-  std::vector<InvertedToken> inverted_;
-  std::vector<uint32_t> term_ids_;
+  std::vector<InvertedToken> inverted_;  // one chunk
+  std::vector<uint32_t> term_ids_;       // one chunk, for term vectors
   std::vector<StoredValue> stored_scratch_;
+  std::vector<IndexSchema::NewField> new_fields_;
+  // EstimateGrowth(true): (term hash, token index) of one field's tokens.
+  std::vector<std::pair<uint64_t, size_t>> term_hashes_;
+  int64_t counted_scratch_ = 0;
+  int64_t peak_scratch_ = 0;
 };
 
 }  // namespace invert

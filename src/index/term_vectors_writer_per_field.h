@@ -54,6 +54,8 @@ class TermVectorsWriterPerField {
   bool has_positions() const { return positions_; }
   bool has_offsets() const { return offsets_; }
   bool has_payloads() const { return payloads_; }
+  // The current document's terms (for RAM accounting and estimates).
+  const TermsHashPerField<TermVectorState>& terms() const { return terms_; }
 
  private:
   int positions_stream() const { return 0; }

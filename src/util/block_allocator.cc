@@ -8,7 +8,10 @@
 namespace invert {
 
 BlockAllocator::BlockAllocator(RamCounter* counter, size_t max_free_blocks)
-    : counter_(counter), max_free_blocks_(max_free_blocks) {}
+    : counter_(counter), max_free_blocks_(max_free_blocks) {
+  // Release() runs in destructors and after failures: it must not allocate.
+  free_.reserve(max_free_blocks);
+}
 
 BlockAllocator::~BlockAllocator() {
   for (uint8_t* block : free_) std::free(block);

@@ -48,7 +48,7 @@ class BlockAllocator {
   uint8_t* Allocate();
 
   // Takes back blocks obtained from Allocate(). They are recycled up to
-  // max_free_blocks, the rest are freed.
+  // max_free_blocks, the rest are freed. Never allocates, never throws.
   void Release(std::span<uint8_t* const> blocks);
 
   RamCounter* counter() const { return counter_; }

@@ -17,8 +17,12 @@ void ByteBlockPool::NextBlock() {
     std::fprintf(stderr, "invert: ByteBlockPool exceeded 4 GiB; the segment must flush sooner\n");
     std::abort();
   }
+  // Exception-safe: grow the list and take the block before changing state.
+  if (blocks_.size() == blocks_.capacity())
+    blocks_.reserve(std::max<size_t>(16, 2 * blocks_.size()));
+  uint8_t* block = allocator_->Allocate();
   if (!blocks_.empty()) block_start_ += kBlockSize;
-  blocks_.push_back(allocator_->Allocate());
+  blocks_.push_back(block);  // fits: cannot throw
   byte_upto_ = 0;
 }
 
