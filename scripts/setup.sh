@@ -7,6 +7,7 @@ packages=(
   build-essential cmake pkg-config
   libabsl-dev libxxhash-dev libicu-dev libsimdjson-dev liblz4-dev libzstd-dev liburing-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libcli11-dev
   python3
 )
 

@@ -1,15 +1,58 @@
 #!/usr/bin/env bash
-# End-to-end test of the command-line tools: invert-index on a small input
-# with malformed lines (wrong field count, invalid UTF-8) skips exactly
-# those (a 40 KB word is split by the analyzer, as Lucene's does, so it is no
-# error), JSON lines with an immense id term are skipped too, the index passes invert-check and invert-dump finds a
-# term; --strict stops at the first bad line with exit status 1; damaging a
-# file makes invert-check fail.
+# End-to-end test of the command-line tools (CTest: CliTest.IndexCheckDump).
+#   * invert-index on a small input with malformed lines (wrong field count,
+#     invalid UTF-8) skips exactly those (a 40 KB word is split by the
+#     analyzer, as Lucene's does, so it is no error); JSON lines with an
+#     immense id term are skipped too; the index passes invert-check and
+#     invert-dump finds a term; damaging a file makes invert-check fail.
+#   * Strict flags: unknown flags, malformed and out-of-range values and
+#     conflicting flags are usage errors (exit 2) naming the flag and range.
+#   * Open modes: an existing index is refused without --append/--overwrite;
+#     both work; --append --overwrite is a usage error; a schema mismatch
+#     (--term-vectors) is refused before anything is added.
+#   * --max-docs counts documents added; input that is not line documents
+#     (UTF-16, binary, no TABs) is refused; a date that is not UTF-8 makes a
+#     bad line; --strict reports what was rolled back, never "indexed".
+#   * invert-dump escapes control bytes (a NUL does not cut the output),
+#     --docs and --ids; invert-check names the cause of an unreadable commit.
 #   cli_test.sh BIN_DIR
 set -euo pipefail
 bin="$1"
+index_bin="$bin/index/invert-index"
+check_bin="$bin/check/invert-check"
+dump_bin="$bin/dump/invert-dump"
+gen_bin="$bin/gen/invert-gen"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+fail() {
+  echo "FAIL: $*" >&2
+  echo "--- stdout:" >&2; cat "$work/out" >&2 || true
+  echo "--- stderr:" >&2; cat "$work/err" >&2 || true
+  exit 1
+}
+# run STATUS CMD...: runs CMD with stdout/stderr in $work/out, $work/err and
+# checks its exit status.
+run() {
+  local want="$1"; shift
+  local got=0
+  "$@" >"$work/out" 2>"$work/err" || got=$?
+  [ "$got" -eq "$want" ] || fail "exit status $got, expected $want: $*"
+}
+err_has() { grep -qF -- "$1" "$work/err" || fail "stderr lacks: $1"; }
+out_has() { grep -qF -- "$1" "$work/out" || fail "stdout lacks: $1"; }
+out_lacks() { ! grep -qF -- "$1" "$work/out" || fail "stdout has: $1"; }
+# json_check PYTHON_EXPR: evaluates the expression with r = the JSON on stdout.
+json_check() {
+  python3 - "$work/out" "$1" <<'PY' || fail "JSON check: $1"
+import json, sys
+r = json.loads(open(sys.argv[1]).read())
+if not eval(sys.argv[2]):
+    print("not true:", sys.argv[2], "in", r, file=sys.stderr)
+    sys.exit(1)
+PY
+}
+
 input="$work/in.lines"
 {
   printf 'FIELDS_HEADER_INDICATOR###\tdoctitle\tdocdate\tbody\n'
@@ -20,25 +63,28 @@ input="$work/in.lines"
   printf 'Second title\t02-JAN-2020 00:00:00.000\tthe lazy dog sleeps, the fox runs\n'
 } > "$input"
 
-out=$("$bin/index/invert-index" "$input" --index "$work/idx" --ram-mb 8 --json)
-echo "$out"
-python3 - "$out" <<'PY'
-import json, sys
-r = json.loads(sys.argv[1])
-assert r["docs"] == 3, r
-assert r["skipped"] == 2, r
-assert r["ok"] is True, r
-PY
-"$bin/check/invert-check" "$work/idx"
-dump=$("$bin/dump/invert-dump" "$work/idx" --field body --term fox)
-echo "$dump"
-grep -q 'doc freq 2, total term freq 2' <<<"$dump"
-grep -q 'title: Second title' <<<"$dump"
+# ---- The main path.
+run 0 "$index_bin" "$input" --index "$work/idx" --ram-mb 8 --json
+json_check 'r["docs"] == 3 and r["skipped"] == 2 and r["ok"] is True'
+json_check 'r["committed"] is True and r["rolled_back_docs"] == 0 and r["index_docs"] == 3'
+run 0 "$check_bin" "$work/idx"
+out_has 'OK: every checksum and invariant holds'
+run 0 "$check_bin" "$work/idx" --json
+json_check 'r["ok"] is True and r["docs"] == 3'
+run 0 "$dump_bin" "$work/idx" --field body --term fox
+out_has 'doc freq 2, total term freq 2'
+out_has 'title: Second title'
 
 # Human-readable report lists the bad lines with their numbers.
-report=$("$bin/index/invert-index" "$input" --index "$work/idx2" --ram-mb 8)
-grep -q 'skipped      2 malformed line(s)' <<<"$report"
-grep -q 'line 3' <<<"$report"
+run 0 "$index_bin" "$input" --index "$work/idx2" --ram-mb 8
+out_has 'indexed      3 docs'
+out_has 'skipped      2 malformed line(s)'
+out_has 'line 3: expected 3 tab-separated fields, found 2'
+out_has 'line 4: field "body" is not valid UTF-8 at byte 8'
+
+# Standard input.
+run 0 bash -c "cat '$input' | '$index_bin' - --index '$work/stdin-idx' --ram-mb 8 --json"
+json_check 'r["docs"] == 3'
 
 # JSON lines: the id is a keyword field, so a 40 KB id is an immense term.
 json="$work/in.jsonl"
@@ -48,26 +94,209 @@ json="$work/in.jsonl"
   printf '{"id": 3, "title": "C", "body": "delta"}\n'
   printf '{"id": 4, "title": "D"}\n'
 } > "$json"
-out=$("$bin/index/invert-index" "$json" --index "$work/jidx" --ram-mb 8 --json)
-echo "$out"
-python3 - "$out" <<'PY'
-import json, sys
-r = json.loads(sys.argv[1])
-assert r["docs"] == 2 and r["skipped"] == 2, r
-PY
-"$bin/check/invert-check" "$work/jidx" >/dev/null
+run 0 "$index_bin" "$json" --index "$work/jidx" --ram-mb 8 --json
+json_check 'r["docs"] == 2 and r["skipped"] == 2'
+run 0 "$check_bin" "$work/jidx"
 
-if "$bin/index/invert-index" "$input" --index "$work/idx3" --ram-mb 8 --strict >/dev/null 2>&1; then
-  echo "--strict should have failed" >&2
-  exit 1
-fi
+# ---- Usage errors: exit 2, naming the flag (and its range).
+run 2 "$index_bin" "$input" --index "$work/u" --bogus
+err_has '--bogus'
+run 2 "$index_bin" "$input" --index "$work/u" --ram-mb inf
+err_has 'invert-index: --ram-mb: value inf not in range [4 - 1048576]'
+run 2 "$index_bin" "$input" --index "$work/u" --ram-mb 1e12
+err_has '--ram-mb: value 1e12 not in range [4 - 1048576]'
+run 2 "$index_bin" "$input" --index "$work/u" --ram-mb nan
+err_has '--ram-mb: value nan not in range'
+run 2 "$index_bin" "$input" --index "$work/u" --max-docs abc
+err_has '--max-docs: value abc is not an integer in [0 - 18446744073709551615]'
+run 2 "$index_bin" "$input" --index "$work/u" --max-docs -1
+err_has '--max-docs'
+run 2 "$index_bin" "$input" --index "$work/u" --threads 0
+err_has '--threads: value 0 not in range [1 - 256]'
+run 2 "$index_bin" "$input" --index "$work/u" --threads 1000
+err_has '--threads: value 1000 not in range [1 - 256]'
+run 2 "$index_bin" "$input" --index "$work/u" --layout diagonal
+err_has '--layout'
+run 2 "$index_bin" "$input"
+err_has '--index'
+run 2 "$index_bin" "$input" --index "$work/u" --append --overwrite
+err_has '--append'
+err_has '--overwrite'
+run 2 "$index_bin" "$input" --index "$work/u" --recover
+err_has '--recover'
+[ ! -e "$work/u" ] || fail "a usage error created the index directory"
+run 0 "$index_bin" --help
+out_has '--ram-mb'
+out_has '--append'
+run 2 "$check_bin" "$work/idx" --bogus
+run 2 "$check_bin"
+run 0 "$check_bin" --help
+run 2 "$dump_bin" "$work/idx" --field body
+err_has '--term'
+run 2 "$dump_bin" "$work/idx" --docs --ids
+run 2 "$dump_bin" "$work/idx" --docs --limit x
+err_has '--limit'
+run 2 "$gen_bin" --docs abc
+err_has '--docs'
+run 2 "$gen_bin" --docs 5 --bytes 1K
+run 2 "$gen_bin" --zipf-tail-exponent 1
+err_has '--zipf-tail-exponent: value 1 not in range (1 - 100]'
+run 0 "$gen_bin" --docs 3 --quiet --seed 7 -o "$work/gen.lines"
+[ "$(wc -l < "$work/gen.lines")" -eq 4 ] || fail "invert-gen --docs 3 wrote $(wc -l < "$work/gen.lines") lines"
 
-# Damage: flip a byte in the middle of the postings; the checker must fail.
-doc=$(ls "$work/idx"/*.doc | head -1)
+# ---- Open modes. idx holds 3 documents in generation 1 (or more: the
+# generation is whatever the writer numbered its first commit).
+run 0 "$dump_bin" "$work/idx" --ids
+cp "$work/out" "$work/ids-before"
+[ "$(wc -l < "$work/ids-before")" -eq 3 ] || fail "expected 3 ids"
+run 1 "$index_bin" "$input" --index "$work/idx" --ram-mb 8
+err_has "$work/idx already holds an index (generation "
+err_has ', 3 documents); use --append to add to it or --overwrite to replace it'
+run 0 "$dump_bin" "$work/idx" --ids
+cmp -s "$work/out" "$work/ids-before" || fail "the refused run changed the index"
+run 0 "$index_bin" "$input" --index "$work/idx" --ram-mb 8 --append --json
+json_check 'r["docs"] == 3 and r["index_docs"] == 6 and r["created"] is False'
+run 0 "$check_bin" "$work/idx"
+run 0 "$dump_bin" "$work/idx" --ids
+[ "$(wc -l < "$work/out")" -eq 6 ] || fail "expected 6 ids after --append"
+run 0 "$index_bin" "$input" --index "$work/idx" --ram-mb 8 --overwrite --json
+json_check 'r["docs"] == 3 and r["index_docs"] == 3 and r["created"] is True'
+run 0 "$check_bin" "$work/idx"
+run 1 "$index_bin" "$input" --index "$work/fresh" --ram-mb 8 --append
+[ ! -e "$work/fresh/segments_1" ] || fail "--append created an index"
+
+# ---- One writer at a time: a second one fails at open, naming the lock.
+{ ( python3 -c "
+for i in range(3000): print(f't{i}\td\tbody words {i} ' + 'x' * 30)"; sleep 2 ) |
+  "$index_bin" - --index "$work/locked" --ram-mb 8 > "$work/first.out" 2>&1; } &
+first=$!
+for _ in $(seq 50); do [ -e "$work/locked/write.lock" ] && break; sleep 0.1; done
+run 1 "$index_bin" "$input" --index "$work/locked" --ram-mb 8 --append
+err_has "invert-index: cannot open the index in $work/locked: "
+grep -qi 'lock' "$work/err" || fail "the lock is not named"
+wait "$first" || { cat "$work/first.out" >&2; fail "the first writer failed"; }
+grep -qF 'indexed      3,000 docs' "$work/first.out" || fail "first writer: $(cat "$work/first.out")"
+
+# ---- An unreadable newest commit point: --append fails with the cause and
+# changes nothing; --append --recover continues from the older commit.
+run 0 "$index_bin" "$input" --index "$work/rec" --ram-mb 8
+run 0 "$index_bin" "$input" --index "$work/rec" --ram-mb 8 --append
+newest=$(ls "$work/rec" | grep '^segments_' | sort -t_ -k2 -n | tail -1)
+head -c 20 "$work/rec/$newest" > "$work/rec.short"  # its header stays: still a commit point
+mv "$work/rec.short" "$work/rec/$newest"
+run 1 "$index_bin" "$input" --index "$work/rec" --ram-mb 8 --append
+err_has "invert-index: cannot open the index in $work/rec: "
+err_has "$newest"
+run 0 "$index_bin" "$input" --index "$work/rec" --ram-mb 8 --append --recover --json
+err_has 'invert-index: warning: '
+json_check 'r["index_docs"] == 6 and r["committed"] is True'
+run 0 "$check_bin" "$work/rec"
+
+# ---- Schema check: idx has no body term vectors.
+run 1 "$index_bin" "$input" --index "$work/idx" --ram-mb 8 --append --term-vectors
+err_has "the index's \"body\" field has no term vectors; this run would add it with term vectors (positions+offsets): drop --term-vectors to append, or --overwrite"
+run 0 "$index_bin" "$input" --index "$work/tv" --ram-mb 8 --term-vectors
+run 1 "$index_bin" "$input" --index "$work/tv" --ram-mb 8 --append
+err_has "the index's \"body\" field has term vectors (positions+offsets); this run would add it without term vectors: pass --term-vectors to append, or --overwrite"
+run 0 "$dump_bin" "$work/idx" --ids
+cmp -s "$work/out" "$work/ids-before" || fail "a refused --append changed the index"
+# --overwrite starts a new schema.
+run 0 "$index_bin" "$input" --index "$work/tv" --ram-mb 8 --overwrite
+run 0 "$check_bin" "$work/tv"
+
+# ---- --max-docs counts documents added, not lines read (bad lines between).
+mixed="$work/mixed.lines"
+for i in $(seq 1 30); do
+  if [ $((i % 3)) -eq 0 ]; then
+    printf 'bad line %d without enough fields\tx\n' "$i"
+  else
+    printf 'title %d\tdate\tbody number %d\n' "$i" "$i"
+  fi
+done > "$mixed"
+for threads in 1 3; do
+  run 0 "$index_bin" "$mixed" --index "$work/max$threads" --ram-mb 16 --max-docs 7 \
+    --threads "$threads" --json
+  json_check 'r["docs"] == 7 and r["index_docs"] == 7'
+  run 0 "$dump_bin" "$work/max$threads" --ids
+  [ "$(wc -l < "$work/out")" -eq 7 ] || fail "--max-docs 7 --threads $threads added $(wc -l < "$work/out")"
+done
+run 0 "$index_bin" "$mixed" --index "$work/max0" --ram-mb 8 --max-docs 0 --json
+json_check 'r["docs"] == 0'
+
+# ---- Input that is not line documents: refused before any index is made.
+python3 -c "
+import sys
+open(sys.argv[1], 'wb').write('t\tdate\tbody\n'.encode('utf-16'))
+open(sys.argv[2], 'wb').write('t\tdate\tbody\n'.encode('utf-16-le'))
+" "$work/bom16.lines" "$work/le16.lines"
+run 1 "$index_bin" "$work/bom16.lines" --index "$work/nope"
+err_has 'does not look like line documents (UTF-16 little-endian byte order mark at byte 0); convert it to UTF-8'
+run 1 "$index_bin" "$work/le16.lines" --index "$work/nope"
+err_has 'does not look like line documents (looks like UTF-16 little-endian'
+printf 't1\td\tb\nt2\td\tb\0\0\0\n' > "$work/nul.lines"
+run 1 "$index_bin" "$work/nul.lines" --index "$work/nope"
+err_has 'does not look like line documents (NUL bytes in line 2)'
+gzip -c "$input" > "$work/in.lines.gz"
+run 1 "$index_bin" "$work/in.lines.gz" --index "$work/nope"
+err_has '(gzip-compressed data)'
+cp "$json" "$work/json.txt"
+run 1 "$index_bin" "$work/json.txt" --index "$work/nope"
+err_has '(no TAB in the first 4 lines); line documents are title<TAB>date<TAB>body'
+err_has '--format json'
+run 0 "$index_bin" "$work/json.txt" --index "$work/nope" --format json --ram-mb 8
+[ -e "$work/nope" ] && rm -rf "$work/nope"
+
+# ---- Every stored field is checked as UTF-8; date is never analyzed.
+printf 'ok\t2020\tfine\nbad date\t20\xff20\tfine too\nok again\t2021\tfine\n' > "$work/date.lines"
+run 0 "$index_bin" "$work/date.lines" --index "$work/date" --ram-mb 8
+out_has 'indexed      2 docs'
+out_has 'line 2: field "date" is not valid UTF-8 at byte 2'
+
+# ---- --strict: the report says what was rolled back, never "indexed".
+run 1 "$index_bin" "$input" --index "$work/idx3" --ram-mb 8 --strict
+out_has 'rolled back: 1 document added in this run was discarded'
+out_lacks 'indexed'
+err_has 'line 3: expected 3 tab-separated fields, found 2'
+run 1 "$index_bin" "$input" --index "$work/idx3" --ram-mb 8 --strict --json
+json_check 'r["ok"] is False and r["committed"] is False and r["rolled_back_docs"] == 1 and r["docs"] == 0'
+run 1 "$index_bin" "$input" --index "$work/idx" --ram-mb 8 --strict --append
+out_has 'rolled back: 1 document added in this run was discarded; the index still holds its last commit (generation '
+out_has ', 3 documents)'
+out_lacks 'indexed'
+run 0 "$dump_bin" "$work/idx" --ids
+cmp -s "$work/out" "$work/ids-before" || fail "a rolled-back run changed the index"
+
+# ---- invert-dump escapes what it prints; --docs and --ids.
+{
+  printf '{"id": "b", "title": "nul\\u0000here\\u0001ctl\\\\back caf\\u00e9", "date": "d", "body": "escape test"}\n'
+  printf '{"id": "a", "title": "tab\\there", "date": "d2", "body": "second doc"}\n'
+  printf '{"id": "c", "title": "plain", "body": "third escape"}\n'
+} > "$work/esc.jsonl"
+run 0 "$index_bin" "$work/esc.jsonl" --index "$work/esc" --ram-mb 8
+run 0 "$dump_bin" "$work/esc" --docs
+out_has "$(printf 'doc 0\tid=b\ttitle=nul\\x00here\\x01ctl\\\\back caf\xc3\xa9\tdate=d')"
+out_has "$(printf 'doc 1\tid=a\ttitle=tab\\there\tdate=d2')"
+[ "$(wc -l < "$work/out")" -eq 3 ] || fail "--docs printed $(wc -l < "$work/out") lines"
+run 0 "$dump_bin" "$work/esc" --docs --limit 1
+[ "$(wc -l < "$work/out")" -eq 1 ] || fail "--docs --limit 1 printed $(wc -l < "$work/out") lines"
+run 0 "$dump_bin" "$work/esc" --ids
+[ "$(cat "$work/out")" = "$(printf 'a\nb\nc')" ] || fail "--ids not the sorted ids"
+run 0 "$dump_bin" "$work/esc" --field body --term escape
+out_has 'doc freq 2'
+out_has 'title: nul\x00here\x01ctl\\back'
+
+# ---- Damage: flip a byte in the middle of the postings; the checker fails.
+doc=$(ls "$work/idx2"/*.doc | head -1)
 size=$(stat -c %s "$doc")
 printf '\x55' | dd of="$doc" bs=1 seek=$((size / 2)) conv=notrunc status=none
-if "$bin/check/invert-check" "$work/idx" >/dev/null; then
-  echo "invert-check accepted a damaged index" >&2
-  exit 1
-fi
+run 1 "$check_bin" "$work/idx2"
+out_has 'BROKEN'
+# An unreadable commit point: the cause is printed, with the file.
+commit=$(ls "$work/jidx" | grep '^segments_' | sort -t_ -k2 -n | tail -1)
+head -c 20 "$work/jidx/$commit" > "$work/jidx/$commit.short"
+mv "$work/jidx/$commit.short" "$work/jidx/$commit"
+run 1 "$check_bin" "$work/jidx"
+err_has "invert-check: cannot read the index in $work/jidx: "
+err_has "$commit"
+run 1 "$check_bin" "$work/no-such-index"
 echo "cli test passed"

@@ -6,66 +6,18 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
-#include <string_view>
 
+#include "common/cli.h"
 #include "corpus/corpus_stats.h"
 #include "corpus/wiki_gen.h"
 
 namespace {
-
-constexpr char kUsage[] =
-    "usage: invert-gen [--docs N | --bytes SIZE] [--seed S] [-o FILE] [--no-header]\n"
-    "                  [--stats] [--quiet]\n"
-    "Writes Wikipedia-like line documents, title<TAB>date<TAB>body, one per line.\n"
-    "  --docs N       number of documents (default 1000)\n"
-    "  --bytes SIZE   stop after the document that reaches SIZE bytes of output;\n"
-    "                 SIZE takes a suffix K, M or G (powers of 1000)\n"
-    "  --seed S       random seed (default 1); the same seed writes the same bytes\n"
-    "  -o FILE        output file (default: standard output)\n"
-    "  --no-header    omit the FIELDS_HEADER_INDICATOR### first line\n"
-    "  --stats        count terms and report Zipf/Heaps statistics on stderr\n"
-    "                 (memory grows with the vocabulary, ~110 bytes a term)\n"
-    "  --quiet        no report on stderr\n"
-    "Model parameters (defaults in src/corpus/wiki_gen.h):\n"
-    "  --zipf-head-ranks N  --zipf-tail-exponent B  --body-median BYTES\n"
-    "  --body-sigma S\n";
-
-bool ParseUint(std::string_view text, uint64_t* value) {
-  uint64_t multiplier = 1;
-  if (!text.empty()) {
-    switch (text.back()) {
-      case 'K':
-      case 'k':
-        multiplier = 1000;
-        break;
-      case 'M':
-      case 'm':
-        multiplier = 1000000;
-        break;
-      case 'G':
-      case 'g':
-        multiplier = 1000000000;
-        break;
-    }
-    if (multiplier != 1) text.remove_suffix(1);
-  }
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *value);
-  if (ec != std::errc() || end != text.data() + text.size() || text.empty()) return false;
-  *value *= multiplier;
-  return true;
-}
-
-bool ParseDouble(std::string_view text, double* value) {
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *value);
-  return ec == std::errc() && end == text.data() + text.size() && !text.empty();
-}
 
 // Buffered writes to a file descriptor.
 class Output {
@@ -101,64 +53,54 @@ int Fail(const char* what) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  using invert::tools::CountIn;
+  using invert::tools::FiniteIn;
+  using invert::tools::UnsignedIn;
   invert::GenOptions options;
   uint64_t docs = 1000;
   std::optional<uint64_t> max_bytes;
-  const char* output_path = nullptr;
+  std::string output_path;
   bool header = true, stats = false, quiet = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    auto value = [&]() -> std::string_view {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "invert-gen: %s needs a value\n%s", argv[i], kUsage);
-        std::exit(2);
-      }
-      return argv[++i];
-    };
-    bool ok = true;
-    uint64_t number = 0;
-    if (arg == "--docs") {
-      ok = ParseUint(value(), &docs);
-    } else if (arg == "--bytes") {
-      ok = ParseUint(value(), &number);
-      max_bytes = number;
-    } else if (arg == "--seed") {
-      ok = ParseUint(value(), &options.seed);
-    } else if (arg == "-o" || arg == "--output") {
-      output_path = argv[i + 1];
-      value();
-    } else if (arg == "--no-header") {
-      header = false;
-    } else if (arg == "--stats") {
-      stats = true;
-    } else if (arg == "--quiet") {
-      quiet = true;
-    } else if (arg == "--zipf-head-ranks") {
-      ok = ParseUint(value(), &number) && number >= 1 && number < (1u << 30);
-      options.zipf.head_ranks = static_cast<uint32_t>(number);
-    } else if (arg == "--zipf-tail-exponent") {
-      ok = ParseDouble(value(), &options.zipf.tail_exponent) && options.zipf.tail_exponent > 1;
-    } else if (arg == "--body-median") {
-      ok = ParseDouble(value(), &options.body_median_bytes) && options.body_median_bytes > 0;
-    } else if (arg == "--body-sigma") {
-      ok = ParseDouble(value(), &options.body_sigma) && options.body_sigma >= 0;
-    } else if (arg == "-h" || arg == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else {
-      std::fprintf(stderr, "invert-gen: unknown argument %s\n%s", argv[i], kUsage);
-      return 2;
-    }
-    if (!ok) {
-      std::fprintf(stderr, "invert-gen: bad value for %s\n%s", argv[i - 1], kUsage);
-      return 2;
-    }
-  }
+  // CLI11 (see tools/common/cli.h for why not Abseil Flags): strict numbers
+  // whose errors name the flag and its range, generated --help, exit 2.
+  CLI::App app(
+      "Writes Wikipedia-like line documents, title<TAB>date<TAB>body, one per line\n"
+      "(luceneutil's enwiki lines format; model in src/corpus/wiki_gen.h).",
+      "invert-gen");
+  app.option_defaults()->always_capture_default();
+  app.footer("Exit status: 0 done, 1 write error, 2 usage error.");
+  CLI::Option* docs_opt =
+      app.add_option("--docs", docs, "number of documents")->transform(CountIn(0, UINT64_MAX));
+  uint64_t bytes = 0;
+  CLI::Option* bytes_opt =
+      app.add_option("--bytes", bytes,
+                     "stop after the document that reaches SIZE bytes of output (instead of "
+                     "--docs)")
+          ->transform(CountIn(1, UINT64_MAX))
+          ->excludes(docs_opt);
+  app.add_option("--seed", options.seed, "random seed; the same seed writes the same bytes")
+      ->transform(UnsignedIn(0, UINT64_MAX));
+  app.add_option("-o,--output", output_path, "output file (default: standard output)");
+  app.add_flag("!--no-header", header, "omit the FIELDS_HEADER_INDICATOR### first line");
+  app.add_flag("--stats", stats,
+               "count terms and report Zipf/Heaps statistics on stderr (memory grows with the "
+               "vocabulary, ~110 bytes a term)");
+  app.add_flag("--quiet", quiet, "no report on stderr");
+  app.add_option("--zipf-head-ranks", options.zipf.head_ranks, "model: last rank of the head")
+      ->transform(UnsignedIn(1, (uint64_t{1} << 30) - 1));
+  app.add_option("--zipf-tail-exponent", options.zipf.tail_exponent, "model: tail exponent b > 1")
+      ->transform(FiniteIn(1, 100, /*min_exclusive=*/true));
+  app.add_option("--body-median", options.body_median_bytes, "model: median body bytes")
+      ->transform(FiniteIn(0, 1e9, /*min_exclusive=*/true));
+  app.add_option("--body-sigma", options.body_sigma, "model: log-normal sigma of body length")
+      ->transform(FiniteIn(0, 100));
+  if (std::optional<int> exit = invert::tools::ParseCommandLine(app, argc, argv)) return *exit;
+  if (bytes_opt->count() > 0) max_bytes = bytes;
 
   int fd = STDOUT_FILENO;
-  if (output_path != nullptr) {
-    fd = ::open(output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd < 0) return Fail(output_path);
+  if (!output_path.empty()) {
+    fd = ::open(output_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) return Fail(output_path.c_str());
   }
 
   const auto start = std::chrono::steady_clock::now();
@@ -184,7 +126,7 @@ int main(int argc, char** argv) {
     if (!output.MaybeFlush()) return Fail("write");
   }
   if (!output.Flush()) return Fail("write");
-  if (output_path != nullptr && ::close(fd) != 0) return Fail("close");
+  if (!output_path.empty() && ::close(fd) != 0) return Fail("close");
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
