@@ -141,8 +141,8 @@ err_has '--docs'
 run 2 "$gen_bin" --docs 5 --bytes 1K
 run 2 "$gen_bin" --zipf-tail-exponent 1
 err_has '--zipf-tail-exponent: value 1 not in range (1 - 100]'
-run 0 "$gen_bin" --docs 3 --quiet --seed 7 -o "$work/gen.lines"
-[ "$(wc -l < "$work/gen.lines")" -eq 4 ] || fail "invert-gen --docs 3 wrote $(wc -l < "$work/gen.lines") lines"
+run 0 "$gen_bin" --docs 30 --quiet --seed 7 -o "$work/gen.lines"
+[ "$(wc -l < "$work/gen.lines")" -eq 31 ] || fail "invert-gen --docs 30 wrote $(wc -l < "$work/gen.lines") lines"
 
 # ---- Open modes. idx holds 3 documents in generation 1 (or more: the
 # generation is whatever the writer numbered its first commit).
@@ -284,6 +284,18 @@ run 0 "$dump_bin" "$work/esc" --ids
 run 0 "$dump_bin" "$work/esc" --field body --term escape
 out_has 'doc freq 2'
 out_has 'title: nul\x00here\x01ctl\\back'
+
+# A stored-fields block that cannot be read is reported, and exit status 1.
+run 0 "$index_bin" "$work/gen.lines" --index "$work/fdt" --ram-mb 8
+fdt=$(ls "$work/fdt"/*.fdt | head -1)
+size=$(stat -c %s "$fdt")
+printf '\x55\x55\x55\x55\x55\x55\x55\x55' | dd of="$fdt" bs=1 seek=$((size / 2)) conv=notrunc status=none
+run 1 "$dump_bin" "$work/fdt" --docs
+out_has "$(printf 'doc 0\t<stored fields unreadable: ')"
+run 1 "$dump_bin" "$work/fdt" --field id --term 2
+out_has '<stored fields unreadable: '
+run 1 "$dump_bin" "$work/fdt" --ids
+err_has 'stored fields unreadable: '
 
 # ---- Damage: flip a byte in the middle of the postings; the checker fails.
 doc=$(ls "$work/idx2"/*.doc | head -1)
