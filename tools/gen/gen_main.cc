@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
                      "stop after the document that reaches SIZE bytes of output (instead of "
                      "--docs)")
           ->transform(CountIn(1, UINT64_MAX))
+          ->default_str("")
           ->excludes(docs_opt);
   app.add_option("--seed", options.seed, "random seed; the same seed writes the same bytes")
       ->transform(UnsignedIn(0, UINT64_MAX));
