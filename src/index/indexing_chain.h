@@ -31,7 +31,10 @@
 //
 // Per-document memory: a document's own memory is its scratch plus a bound
 // on what it adds to the pools and arrays (EstimateGrowth in the .cc spells
-// it out). With max_document_bytes set, the TokenBuffer is capped while
+// it out): first from its token counts alone (O(fields)), and only if that
+// is over the limit or the headroom, from its counted distinct and new
+// terms (a hash and a sort per token; the hashes count as scratch while
+// held). With max_document_bytes set, the TokenBuffer is capped while
 // analyzing, so a document far over the limit is rejected without ever
 // holding much more than the limit.
 //
