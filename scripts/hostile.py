@@ -611,6 +611,29 @@ class Harness:
             path = os.path.join(self.dir, rel)
             if os.path.lexists(path) and rel not in self.survivors:
                 continue  # e.g. segments_2024 once the index's own generations got there
+            m = COMMIT_RE.match(rel)
+            if m and int(m.group(1)) > max(self.commit_generations() + [0]):
+                # Named like a commit point newer than every real one: it may
+                # be a commit point destroyed whole, so invert must refuse the
+                # index (and change nothing) until it is moved away.
+                with open(path, "wb") as f:
+                    f.write(data)
+                before = self.snapshot()
+                rc, out, err = self.run([self.tools["invert-check"], self.dir], "check")
+                if rc == 0 or "not an invert commit point" not in out + err:
+                    raise Violation("invert-check accepted an index whose newest commit-named "
+                                    "file %s is not a commit point (exit %d):\n%s%s"
+                                    % (rel, rc, out, err))
+                inp, _, _ = self.make_input("refused", "small")
+                rc, out, err = self.run(self.writer_args(inp, "append"), "append")
+                if rc == 0:
+                    raise Violation("--append accepted an index whose newest commit-named file "
+                                    "%s is not a commit point" % rel)
+                self.expect_unchanged(before, "a refused --append")
+                os.remove(path)
+                self.note("dropped %s newer than every commit point: refused, then removed" % rel)
+                self.counts["foreign newer commit-named file refused"] += 1
+                continue
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "wb") as f:
                 f.write(data)

@@ -161,15 +161,32 @@ absl::StatusOr<NewestCommit> ReadNewestCommit(Directory* dir, bool fall_back) {
     }
     std::sort(commits.rbegin(), commits.rend());
     bool raced = false;
+    std::vector<std::string> newer_foreign;
     for (const auto& [generation, name] : commits) {
       absl::StatusOr<std::shared_ptr<const MappedFile>> file = dir->OpenFile(name);
       if (file.ok() && IsForeignCommitFile((*file)->bytes())) {
         result.foreign.push_back(name);
+        newer_foreign.push_back(name);
         continue;
       }
       absl::StatusOr<CommitPoint> commit =
           file.ok() ? ReadCommit(dir, name) : absl::StatusOr<CommitPoint>(file.status());
       if (commit.ok()) {
+        // A newer file with a commit point's name but not its header may be
+        // a commit point destroyed beyond recognition: refuse unless asked.
+        if (!newer_foreign.empty()) {
+          if (!fall_back) {
+            return absl::FailedPreconditionError(absl::StrCat(
+                "the newest commit point ", newer_foreign.front(),
+                " is named like a commit point newer than ", name,
+                " but is not an invert commit point (no invert header): it may be a destroyed "
+                "commit point. Move it out of the directory if it is not invert's"));
+          }
+          for (const std::string& f : newer_foreign) {
+            result.skipped.push_back(
+                {f, absl::DataLossError(absl::StrCat(f, ": not an invert commit point"))});
+          }
+        }
         result.commit = std::move(*commit);
         return result;
       }
@@ -178,6 +195,13 @@ absl::StatusOr<NewestCommit> ReadNewestCommit(Directory* dir, bool fall_back) {
         raced = true;
         last_race = commit.status();
         break;
+      }
+      if (!fall_back && !newer_foreign.empty()) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "the newest commit point ", newer_foreign.front(),
+            " is not an invert commit point (no invert header): it may be a destroyed commit "
+            "point (and the next one, ",
+            name, ", cannot be read either: ", commit.status().message(), ")"));
       }
       if (!fall_back) {
         return absl::Status(commit.status().code(),

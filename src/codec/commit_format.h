@@ -17,7 +17,9 @@
 // point (possibly damaged) unless its bytes show it is not one: at least 4
 // bytes, none of which start the codec header magic, and no codec name
 // "InvertCommit" after them (one damaged byte cannot make a commit point
-// look foreign). Foreign ones are ignored and reported.
+// look foreign). Foreign ones are reported; one newer than the newest commit
+// point that reads is refused like a damaged one (it may be a commit point
+// overwritten whole), unless the caller asks to recover.
 #ifndef INVERT_CODEC_COMMIT_FORMAT_H_
 #define INVERT_CODEC_COMMIT_FORMAT_H_
 

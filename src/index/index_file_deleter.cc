@@ -14,15 +14,26 @@ absl::StatusOr<CommitInventory> IndexFileDeleter::Scan() {
   absl::StatusOr<std::vector<std::string>> names = dir_->ListAll();
   if (!names.ok()) return names.status();
   CommitInventory inventory;
+  std::vector<uint64_t> foreign_generations;
   for (const std::string& name : *names) {
     if (std::optional<SegmentFileNameParts> parts = ParseSegmentFileName(name)) {
       inventory.max_segment_number_seen =
           std::max(inventory.max_segment_number_seen, parts->number + 1);
       continue;
     }
+    if (const int64_t pending = PendingCommitGeneration(name); pending >= 0) {
+      inventory.max_generation_seen =
+          std::max(inventory.max_generation_seen, static_cast<uint64_t>(pending));
+      continue;
+    }
     if (CommitGeneration(name) < 0) continue;
+    inventory.max_generation_seen =
+        std::max(inventory.max_generation_seen, static_cast<uint64_t>(CommitGeneration(name)));
     absl::StatusOr<std::shared_ptr<const MappedFile>> file = dir_->OpenFile(name);
-    if (file.ok() && IsForeignCommitFile((*file)->bytes())) continue;
+    if (file.ok() && IsForeignCommitFile((*file)->bytes())) {
+      foreign_generations.push_back(static_cast<uint64_t>(CommitGeneration(name)));
+      continue;
+    }
     absl::StatusOr<CommitPoint> commit = ReadCommit(dir_, name);
     if (!commit.ok()) {
       if (absl::IsNotFound(commit.status())) continue;  // deleted meanwhile
@@ -36,6 +47,15 @@ absl::StatusOr<CommitInventory> IndexFileDeleter::Scan() {
     }
     for (const CommitSegment& s : commit->segments) known_.insert(s.name);
     inventory.readable.push_back(std::move(*commit));
+  }
+  // A foreign-looking file newer than every readable commit point may be a
+  // commit point overwritten whole: keep what it may list.
+  uint64_t newest_readable = 0;
+  for (const CommitPoint& c : inventory.readable) {
+    newest_readable = std::max(newest_readable, c.generation);
+  }
+  for (uint64_t g : foreign_generations) {
+    if (g > newest_readable) allow_leftovers_ = false;
   }
   return inventory;
 }

@@ -18,9 +18,10 @@
 //                           (c) carries in its header a segment id of this
 //                               index (segment_flush.h: NewSegmentId) — a
 //                               leftover of a crashed writer. Only while no
-//                               damaged commit point is in the directory:
-//                               those may list such files, and are kept for
-//                               a person to inspect together with them.
+//                               damaged commit point (nor a foreign-looking
+//                               one newer than every readable commit) is in
+//                               the directory: those may list such files, and
+//                               are kept for a person to inspect with them.
 //   anything else         never: write.lock, foreign files, files named like
 //                         ours whose bytes do not prove it.
 //
@@ -48,6 +49,7 @@ struct CommitInventory {
   std::vector<std::string> damaged;      // named like commit points, unreadable
   std::vector<std::string> other_index;  // readable, of another index id
   uint64_t max_segment_number_seen = 0;  // over every _<n>.<ext> file name, + 1
+  uint64_t max_generation_seen = 0;      // over every segments_N / pending_segments_N name
 };
 
 class IndexFileDeleter {

@@ -450,6 +450,7 @@ class IndexWriter::Impl {
     if (!inventory.ok()) return inventory.status();
     next_segment_number =
         std::max(last_commit.next_segment_number, inventory->max_segment_number_seen);
+    max_generation = std::max(max_generation, inventory->max_generation_seen);
     for (const std::string& f : inventory->other_index) {
       warnings.push_back(absl::StrCat(f, " is a commit point of another index; left untouched"));
     }

@@ -88,8 +88,6 @@ int64_t HashGrowth(const Hash& hash, uint64_t added) {
   return HashGrowth<Hash>(hash.size(), hash.capacity(), records, added);
 }
 
-uint32_t Clamp32(uint64_t v) { return static_cast<uint32_t>(std::min<uint64_t>(v, UINT32_MAX)); }
-
 // 1234567 -> "1,234,567".
 std::string WithCommas(uint64_t n) {
   std::string digits = absl::StrCat(n);
@@ -586,11 +584,11 @@ void IndexingChain::InvertField(const DocField& df, PerField& pf, uint32_t doc) 
   size_t filled = 0;
   const auto add_chunk = [&] {
     const std::span<const InvertedToken> tokens(inverted_.data(), filled);
-    if (!vectors) {
-      pf.postings->AddTokens(doc, tokens);
-    } else {
-      const std::span<uint32_t> ids(term_ids_.data(), filled);
-      pf.postings->AddTokens(doc, tokens, ids);
+    // One call site, so that AddBatch is compiled (and inlined) as before.
+    const std::span<uint32_t> ids =
+        vectors ? std::span<uint32_t>(term_ids_.data(), filled) : std::span<uint32_t>();
+    pf.postings->AddTokens(doc, tokens, ids);
+    if (vectors) {
       const auto& terms = pf.postings->terms();
       for (size_t i = 0; i < filled; ++i) {
         const InvertedToken& t = tokens[i];
@@ -600,18 +598,24 @@ void IndexingChain::InvertField(const DocField& df, PerField& pf, uint32_t doc) 
     }
     filled = 0;
   };
-  // The positions and offsets AnalyzeField() validated, recomputed.
+  // The positions and offsets AnalyzeField() validated, recomputed. Offsets
+  // are truncated to 32 bits without a check: those of a field that records
+  // offsets were checked to fit, the others are never written.
   int64_t position = -1;
   size_t i = df.token_begin;
   for (size_t v = 0; v < df.values.size(); ++v) {
     const DocField::Value& value = df.values[v];
     if (v > 0) position += options_.position_increment_gap;
-    for (; i < value.token_end; ++i) {
-      const AnalyzedToken t = tokens_[i];
-      position += t.position_increment;
-      inverted_[filled++] = InvertedToken{t.term, static_cast<uint32_t>(position),
-                                          Clamp32(value.offset_base + t.start_offset),
-                                          Clamp32(value.offset_base + t.end_offset), t.payload};
+    const uint64_t base = value.offset_base;
+    while (i < value.token_end) {
+      const size_t stop = std::min(value.token_end, i + (kInvertChunk - filled));
+      for (; i < stop; ++i) {
+        const AnalyzedToken t = tokens_[i];
+        position += t.position_increment;
+        inverted_[filled++] = InvertedToken{t.term, static_cast<uint32_t>(position),
+                                            static_cast<uint32_t>(base + t.start_offset),
+                                            static_cast<uint32_t>(base + t.end_offset), t.payload};
+      }
       if (filled == kInvertChunk) add_chunk();
     }
   }

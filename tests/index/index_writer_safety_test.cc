@@ -344,6 +344,12 @@ TEST(IndexWriterSafetyTest, NewerFormatAndTruncatedCommitsAreNamed) {
   w = IndexWriter::Open(scratch.path(), Options());
   EXPECT_FALSE(w.ok());
   EXPECT_THAT(Message(w.status()), HasSubstr(name));
+  // Overwritten whole: no longer looks like a commit point, and is newer
+  // than the one that reads: refused all the same.
+  WriteFile(newest, "garbage, not a commit point at all");
+  w = IndexWriter::Open(scratch.path(), Options());
+  EXPECT_EQ(w.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(Message(w.status()), HasSubstr("not an invert commit point"));
   WriteFile(newest, original);
   EXPECT_EQ(*Ids(scratch.path()), Range(0, 20));
 }
