@@ -234,8 +234,11 @@ class IndexingChain {
   // `exact_terms` the number of its new and distinct terms is counted (one
   // hash probe per token) instead of bounded by its token count.
   Growth EstimateGrowth(bool exact_terms);
-  absl::Status DocumentTooLarge(int64_t needed, std::string_view field, size_t tokens,
-                                bool so_far) const;
+  [[gnu::cold, gnu::noinline]] void CountTerms(const DocField& df, const PerField* pf,
+                                               uint64_t* distinct, uint64_t* new_terms,
+                                               uint64_t* new_term_bytes);
+  [[gnu::cold, gnu::noinline]] absl::Status DocumentTooLarge(int64_t needed, std::string_view field,
+                                                             size_t tokens, bool so_far) const;
   void Invert();
   void InvertField(const DocField& df, PerField& pf, uint32_t doc);
   PerField& GetOrCreatePerField(uint32_t number);
