@@ -82,7 +82,7 @@ std::vector<std::string> IndexFileDeleter::DeleteUnreferenced(
     const std::vector<CommitPoint>& keep) {
   std::vector<std::string> deleted;
   uint64_t oldest_kept = UINT64_MAX;
-  absl::flat_hash_set<std::string> live;
+  std::set<std::string, std::less<>> live;
   for (const CommitPoint& c : keep) {
     oldest_kept = std::min(oldest_kept, c.generation);
     for (const CommitSegment& s : c.segments) live.insert(s.name);
@@ -99,7 +99,7 @@ std::vector<std::string> IndexFileDeleter::DeleteUnreferenced(
         remove = commit.ok() && commit->index_id == index_id_;
       }
     } else if (std::optional<SegmentFileNameParts> parts = ParseSegmentFileName(name)) {
-      if (!live.contains(Sv(parts->segment))) {
+      if (!live.contains(parts->segment)) {
         remove =
             known_.contains(Sv(parts->segment)) || (allow_leftovers_ && HeaderBelongsToIndex(name));
       }

@@ -30,11 +30,11 @@
 #define INVERT_INDEX_INDEX_FILE_DELETER_H_
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "codec/commit_format.h"
 #include "invert/directory.h"
@@ -79,7 +79,9 @@ class IndexFileDeleter {
 
   Directory* dir_;
   SegmentId index_id_;
-  absl::flat_hash_set<std::string> known_;  // segment names, rules (a) and (b)
+  // Segment names, rules (a) and (b). A std::set: insertion may throw
+  // (out of memory) and must leave it intact, which Abseil's tables do not.
+  std::set<std::string, std::less<>> known_;
   bool allow_leftovers_ = true;
 };
 

@@ -38,14 +38,17 @@ std::string FieldTypeConflict(std::string_view name, const FieldType& existing,
 
 absl::Status IndexSchema::Register(std::span<const NewField> fields) {
   absl::MutexLock lock(&mu_);
-  // Check everything first (names repeated within `fields` included).
-  absl::flat_hash_map<std::string_view, const FieldType*> adding;
+  // Check everything first (names repeated within `fields` included). Few
+  // fields per document: a vector is the cheapest set here.
+  std::vector<const NewField*> adding;
   for (const NewField& f : fields) {
     const FieldType* existing = nullptr;
-    if (auto it = by_name_.find(Sv(f.name)); it != by_name_.end()) {
+    if (auto it = by_name_.find(f.name); it != by_name_.end()) {
       existing = &fields_[it->second].type;
-    } else if (auto a = adding.find(f.name); a != adding.end()) {
-      existing = a->second;
+    } else {
+      for (const NewField* a : adding) {
+        if (a->name == f.name) existing = a->type;
+      }
     }
     if (existing != nullptr) {
       if (*existing != *f.type) {
@@ -54,20 +57,27 @@ absl::Status IndexSchema::Register(std::span<const NewField> fields) {
       continue;
     }
     if (absl::Status s = ValidateFieldName(f.name); !s.ok()) return s;
-    adding.emplace(f.name, f.type);
+    adding.push_back(&f);
   }
-  for (const NewField& f : fields) {
-    if (by_name_.contains(Sv(f.name))) continue;
-    const uint32_t number = static_cast<uint32_t>(fields_.size());
-    fields_.push_back(FieldInfo{std::string(f.name), number, *f.type});
-    by_name_.emplace(std::string(f.name), number);
+  // Then add them all; an exception (out of memory) undoes what was added.
+  const size_t before = fields_.size();
+  try {
+    for (const NewField* f : adding) {
+      const uint32_t number = static_cast<uint32_t>(fields_.size());
+      fields_.push_back(FieldInfo{std::string(f->name), number, *f->type});
+      by_name_.emplace(std::string(f->name), number);
+    }
+  } catch (...) {
+    for (size_t i = before; i < fields_.size(); ++i) by_name_.erase(fields_[i].name);
+    fields_.resize(before);
+    throw;
   }
   return absl::OkStatus();
 }
 
 std::optional<FieldType> IndexSchema::Find(std::string_view name) const {
   absl::MutexLock lock(&mu_);
-  auto it = by_name_.find(Sv(name));
+  auto it = by_name_.find(name);
   if (it == by_name_.end()) return std::nullopt;
   return fields_[it->second].type;
 }

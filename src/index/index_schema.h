@@ -15,6 +15,7 @@
 #ifndef INVERT_INDEX_INDEX_SCHEMA_H_
 #define INVERT_INDEX_INDEX_SCHEMA_H_
 
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -22,7 +23,6 @@
 #include <vector>
 
 #include "absl/base/thread_annotations.h"
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/synchronization/mutex.h"
 #include "codec/field_info.h"
@@ -53,7 +53,9 @@ class IndexSchema {
 
   // Registers every field of `fields` (names may repeat): each must be new
   // or already have the same type. On the first conflict returns
-  // kInvalidArgument (FieldTypeConflict) and registers none of them.
+  // kInvalidArgument (FieldTypeConflict) and registers none of them. An
+  // exception (std::bad_alloc) propagates and registers none of them either
+  // (std containers here: Abseil's hash tables are not exception-safe).
   absl::Status Register(std::span<const NewField> fields) ABSL_LOCKS_EXCLUDED(mu_);
 
   // The type of `name`, if registered.
@@ -69,7 +71,7 @@ class IndexSchema {
  private:
   mutable absl::Mutex mu_;
   std::vector<FieldInfo> fields_ ABSL_GUARDED_BY(mu_);
-  absl::flat_hash_map<std::string, size_t> by_name_ ABSL_GUARDED_BY(mu_);
+  std::map<std::string, size_t, std::less<>> by_name_ ABSL_GUARDED_BY(mu_);
 };
 
 }  // namespace invert

@@ -303,24 +303,51 @@ class IndexWriter::Impl {
 
   static constexpr size_t kKeptCommits = 2;
 
-  void Keep(const CommitPoint& commit) {
-    kept.insert(kept.begin(), commit);
-    if (kept.size() > kKeptCommits) kept.resize(kKeptCommits);
+  // What a successful commit installs, built before the commit point is
+  // written: once it is on disk nothing may fail (throw) any more.
+  struct Installed {
+    CommitPoint disk;
+    CommitPoint last;
+    std::vector<CommitPoint> kept;
+  };
+  Installed Prepare(const CommitPoint& commit) const {
+    Installed next{commit, commit, {}};
+    next.kept.reserve(kKeptCommits);
+    next.kept.push_back(commit);
+    for (size_t i = 0; i + 1 < kKeptCommits && i < kept.size(); ++i) next.kept.push_back(kept[i]);
+    return next;
   }
 
-  // `commit` is now the newest commit point on disk. Caller holds state_mu.
-  void Adopt(CommitPoint commit) {
-    disk_commit = commit;
-    last_commit = std::move(commit);
+  // The prepared commit is now the newest on disk. Caller holds state_mu.
+  // Throws nothing: moves only, and the deletes are best effort.
+  void Adopt(Installed next) noexcept {
+    disk_commit = std::move(next.disk);
+    last_commit = std::move(next.last);
+    kept = std::move(next.kept);
     pending.clear();
     must_commit = false;
     stats.commit_generation = last_commit.generation;
     stats.committed_docs = last_commit.doc_count();
-    Keep(disk_commit);
-    deleter->DeleteUnreferenced(kept);
+    try {
+      deleter->DeleteUnreferenced(kept);
+    } catch (...) {
+      // Out of memory while deleting: the files go at the next commit.
+    }
   }
 
+  // CommitOrThrow, with any exception (out of memory) turned into a sticky
+  // error: the documents since the last commit may be half flushed.
   absl::Status CommitLocked() {
+    try {
+      return CommitOrThrow();
+    } catch (...) {
+      return SetFatal(absl::ResourceExhaustedError(
+          absl::StrCat("commit failed: ", ExceptionText(std::current_exception()),
+                       "; the documents added since the last commit are lost")));
+    }
+  }
+
+  absl::Status CommitOrThrow() {
     // Flush every in-memory segment, in parallel: no document is being added
     // (the caller holds commit_mu exclusively), so the slots are ours.
     std::vector<Slot*> full;
@@ -357,6 +384,7 @@ class IndexWriter::Impl {
         fatal = s;
         return s;
       }
+      Installed next = Prepare(commit);
       if (absl::Status st = WriteCommit(dir, commit); !st.ok()) {
         // Undo: if the rename happened (only the directory sync failed),
         // the new commit point is visible; delete it (this writer just made
@@ -368,7 +396,7 @@ class IndexWriter::Impl {
           if (absl::Status undo = dir->DeleteFile(commit.file_name()); !undo.ok()) {
             // It stays visible, so it is the newest commit: its files must
             // stay too. Take it as done, and say it may not be durable.
-            Adopt(std::move(commit));
+            Adopt(std::move(next));
             return absl::Status(st.code(), absl::StrCat(st.message(),
                                                         " (the commit is in place; undoing it "
                                                         "failed: ",
@@ -378,7 +406,7 @@ class IndexWriter::Impl {
         return st;
       }
       max_generation = commit.generation;
-      Adopt(std::move(commit));
+      Adopt(std::move(next));
       return absl::OkStatus();
     } catch (...) {
       fatal = absl::ResourceExhaustedError(

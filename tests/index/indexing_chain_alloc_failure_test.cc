@@ -26,7 +26,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "index/index_reader.h"
 #include "index/indexing_chain.h"
+#include "invert/index_writer.h"
+#include "scratch_dir.h"
 
 namespace {
 
@@ -243,6 +246,84 @@ TEST(IndexingChainMemoryFailureTest, EveryAllocationFailureIsContained) {
       EXPECT_GT(outcomes[absl::StatusCode::kResourceExhausted], 0);
       EXPECT_GT(outcomes[absl::StatusCode::kAborted], 0);
     }
+  }
+}
+
+// The writer over the chain: a failed allocation while a document is added
+// (or while Commit flushes) never leaves a slot busy or the index changed
+// beyond the contract: the document is in, or it is not (kResourceExhausted),
+// or the writer lost the documents since the last commit and refuses work
+// until Rollback (which brings it back to the last commit, and it works).
+uint64_t CommittedDocs(const std::string& path) {
+  auto reader = IndexReader::Open(path);
+  EXPECT_TRUE(reader.ok()) << reader.status();
+  return reader.ok() ? (*reader)->doc_count() : 0;
+}
+
+TEST(IndexingChainMemoryFailureTest, WriterContainsEveryAllocationFailure) {
+  const Docs docs;
+  const Document target = docs.Target();
+  IndexWriterOptions options;
+  options.analyzer = [] { return NewWhitespaceAnalyzer(); };
+  options.ram_buffer_mb = 4;
+  for (bool in_commit : {false, true}) {
+    std::map<std::string, int> outcomes;
+    // Every allocation of AddDocument; a commit makes thousands (the flush):
+    // every one of the first 200, then every 97th, and past the end.
+    int64_t n = 0;
+    for (;; n += (in_commit && n >= 200) ? 97 : 1) {
+      testing::ScratchDir scratch;
+      {
+        auto base = IndexWriter::Open(scratch.path(), options);
+        ASSERT_TRUE(base.ok());
+        ASSERT_TRUE((*base)->AddDocument(docs.Warm(0)).ok());
+        ASSERT_TRUE((*base)->Close().ok());
+      }
+      auto writer = IndexWriter::Open(scratch.path(), options);
+      ASSERT_TRUE(writer.ok());
+      IndexWriter& w = **writer;
+      ASSERT_TRUE(w.AddDocument(docs.Warm(1)).ok());
+      const std::string where = absl::StrCat(in_commit ? "commit" : "add", ", allocation ", n);
+      absl::Status added, committed;
+      bool fired;
+      if (in_commit) {
+        ASSERT_TRUE(w.AddDocument(target).ok());
+        FailAllocation(n, /*persistent=*/false);
+        committed = w.Commit();
+        fired = Disarm();
+        added = absl::OkStatus();
+      } else {
+        FailAllocation(n, /*persistent=*/false);
+        added = w.AddDocument(target);
+        fired = Disarm();
+        committed = w.Commit();
+      }
+      if (added.ok() && committed.ok()) {
+        ++outcomes["ok"];
+        EXPECT_EQ(CommittedDocs(scratch.path()), 3u) << where;
+      } else if (absl::IsResourceExhausted(added) && committed.ok()) {
+        ++outcomes["document refused"];
+        EXPECT_EQ(CommittedDocs(scratch.path()), 2u) << where;
+      } else {
+        ++outcomes["writer lost uncommitted documents"];
+        EXPECT_EQ(CommittedDocs(scratch.path()), 1u)
+            << where << ": " << added << " / " << committed;
+        // Refuses work until rolled back, then works again.
+        EXPECT_FALSE(w.AddDocument(docs.Warm(2)).ok()) << where;
+        ASSERT_TRUE(w.Rollback().ok()) << where;
+        ASSERT_TRUE(w.AddDocument(target).ok()) << where;
+        ASSERT_TRUE(w.Commit().ok()) << where;
+        EXPECT_EQ(CommittedDocs(scratch.path()), 2u) << where;
+      }
+      ASSERT_TRUE(w.Close().ok()) << where;
+      if (!fired) break;
+      ASSERT_LT(n, 100000) << "runaway";
+    }
+    std::printf("[   INFO   ] failure in %s: %lld allocations;",
+                in_commit ? "Commit" : "AddDocument", static_cast<long long>(n));
+    for (const auto& [what, count] : outcomes) std::printf(" %s %d;", what.c_str(), count);
+    std::printf("\n");
+    EXPECT_GT(outcomes["writer lost uncommitted documents"] + outcomes["document refused"], 0);
   }
 }
 
