@@ -17,7 +17,8 @@ std::optional<int> ParseIndexArgs(int argc, char** argv, IndexArgs* a) {
       "invert-index");
   app.option_defaults()->always_capture_default();
   app.footer(
-      "An existing index is never changed unless --append or --overwrite says how.\n"
+      "No document is added to an existing index unless --append or --overwrite says how\n"
+      "(opening it still tidies files a crashed writer of that index left behind).\n"
       "Exit status: 0 done, 1 error (nothing committed by this run; the report says what\n"
       "was rolled back), 2 usage error.");
   std::string layout = std::string(TermBytesLayoutName(a->layout));
