@@ -8,24 +8,28 @@
 # highest RAM the writer counted. RSS is the process' (getrusage ru_maxrss),
 # so it includes the reader's buffers and the documents being indexed.
 #
-#   scripts/bench_rss.sh [--corpus-mb 300] [--keep DIR]
+#   scripts/bench_rss.sh [--corpus-mb 300] [--keep DIR] [--bin BUILD_TOOLS_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 corpus_mb=300
 work=""
+bin=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --corpus-mb) corpus_mb="$2"; shift 2 ;;
     --keep) work="$2"; shift 2 ;;
-    *) echo "usage: $0 [--corpus-mb N] [--keep DIR]" >&2; exit 2 ;;
+    --bin) bin="$2"; shift 2 ;;
+    *) echo "usage: $0 [--corpus-mb N] [--keep DIR] [--bin DIR]" >&2; exit 2 ;;
   esac
 done
 
-bash scripts/setup.sh
-cmake --preset release >/dev/null
-cmake --build --preset release -j "$(nproc)" --target invert-index invert-gen >/dev/null
-bin=build/release/tools
+if [ -z "$bin" ]; then
+  bash scripts/setup.sh
+  cmake --preset release >/dev/null
+  cmake --build --preset release -j "$(nproc)" --target invert-index invert-gen >/dev/null
+  bin=build/release/tools
+fi
 index_bin="$(find "$bin" -name invert-index -type f | head -1)"
 gen_bin="$(find "$bin" -name invert-gen -type f | head -1)"
 
