@@ -37,7 +37,7 @@ std::string FieldTypeConflict(std::string_view name, const FieldType& existing,
 }
 
 absl::Status IndexSchema::Register(std::span<const NewField> fields) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   // Check everything first (names repeated within `fields` included). Few
   // fields per document: a vector is the cheapest set here.
   std::vector<const NewField*> adding;
@@ -76,24 +76,24 @@ absl::Status IndexSchema::Register(std::span<const NewField> fields) {
 }
 
 std::optional<FieldType> IndexSchema::Find(std::string_view name) const {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   auto it = by_name_.find(name);
   if (it == by_name_.end()) return std::nullopt;
   return fields_[it->second].type;
 }
 
 std::vector<FieldInfo> IndexSchema::Snapshot() const {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   return fields_;
 }
 
 size_t IndexSchema::size() const {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   return fields_.size();
 }
 
 void IndexSchema::Reset(const std::vector<FieldInfo>& fields) {
-  absl::MutexLock lock(&mu_);
+  MutexLock lock(&mu_);
   fields_.clear();
   by_name_.clear();
   for (const FieldInfo& f : fields) {

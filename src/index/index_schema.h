@@ -24,9 +24,9 @@
 
 #include "absl/base/thread_annotations.h"
 #include "absl/status/status.h"
-#include "absl/synchronization/mutex.h"
 #include "codec/field_info.h"
 #include "invert/field_type.h"
+#include "util/mutex.h"
 
 namespace invert {
 
@@ -69,7 +69,7 @@ class IndexSchema {
   void Reset(const std::vector<FieldInfo>& fields) ABSL_LOCKS_EXCLUDED(mu_);
 
  private:
-  mutable absl::Mutex mu_;
+  mutable Mutex mu_;
   std::vector<FieldInfo> fields_ ABSL_GUARDED_BY(mu_);
   std::map<std::string, size_t, std::less<>> by_name_ ABSL_GUARDED_BY(mu_);
 };

@@ -147,6 +147,9 @@ class IndexWriter::Impl {
     o.position_increment_gap = options.position_increment_gap;
     o.offset_gap = options.offset_gap;
     o.max_document_bytes = max_document_bytes;
+    o.max_document_bytes_note = options.max_document_mb > 0
+                                    ? "(IndexWriterOptions::max_document_mb)"
+                                    : "(by default, half of each thread's share of the RAM buffer)";
     o.schema = &schema;
     return std::make_unique<IndexingChain>(std::move(o), &slot->ram);
   }

@@ -10,7 +10,7 @@ target_sources(invert PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/indexing_chain.cc
   ${CMAKE_CURRENT_LIST_DIR}/term_vectors_writer_per_field.cc
 )
-target_link_libraries(invert PUBLIC absl::flat_hash_map absl::str_format Threads::Threads PRIVATE absl::synchronization)
+target_link_libraries(invert PUBLIC absl::flat_hash_map absl::str_format Threads::Threads)
 target_sources(invert PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/in_memory_segment.cc
   ${CMAKE_CURRENT_LIST_DIR}/index_checker.cc
