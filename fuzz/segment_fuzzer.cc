@@ -22,6 +22,7 @@
 #include "codec/commit_format.h"
 #include "codec/segment_dump.h"
 #include "codec/segment_reader.h"
+#include "codec/field_infos_format.h"
 #include "fuzz_common.h"
 #include "index/index_checker.h"
 #include "segment_patch.h"
@@ -32,6 +33,7 @@ using namespace invert;
 
 struct Sample {
   SegmentInfo info;
+  std::vector<FieldInfo> fields;  // the schema a commit of the index gives
   std::string dump;
   std::vector<std::string> names;  // sorted
   std::map<std::string, std::string> files;
@@ -48,6 +50,12 @@ const Sample& GetSample() {
       std::abort();
     }
     s->info = *info;
+    absl::StatusOr<std::vector<FieldInfo>> fields = ReadFieldInfos(&dir, "_0", info->id);
+    if (!fields.ok()) {
+      std::fprintf(stderr, "segment_fuzzer: cannot read the sample's field infos\n");
+      std::abort();
+    }
+    s->fields = *fields;
     s->names = *dir.ListAll();
     for (const std::string& name : s->names) s->files[name] = *dir.Get(name);
     return s;
@@ -98,6 +106,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     CommitPoint commit;
     commit.generation = 1;
     commit.next_segment_number = 1;
+    commit.index_id = fuzz::kFuzzSegmentId;  // NewSegmentId(id) starts with id's first 8 bytes
+    commit.schema = sample.fields;
     commit.segments.push_back({"_0", fuzz::kFuzzSegmentId, sample.info.doc_count, si_checksum});
     if (WriteCommit(&dir, commit).ok()) {
       const CheckReport report = CheckIndex(&dir);
