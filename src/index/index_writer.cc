@@ -25,6 +25,7 @@
 #include "index/segment_flush.h"
 #include "store/index_input.h"
 #include "util/absl_compat.h"
+#include "util/mutex.h"
 #include "util/ram_counter.h"
 
 namespace invert {
@@ -119,25 +120,25 @@ class IndexWriter::Impl {
   // AddDocument holds it shared; Commit/Rollback/Close exclusively.
   std::shared_mutex commit_mu;
 
-  std::mutex state_mu;  // everything below
+  Mutex state_mu;  // guards everything below
   // The newest commit point in the directory: its files must stay intact
   // until a newer commit replaces it.
-  CommitPoint disk_commit;
+  CommitPoint disk_commit ABSL_GUARDED_BY(state_mu);
   // What the next commit builds on: disk_commit, or (OpenMode::kCreate
   // before the first commit) an empty index.
-  CommitPoint last_commit;
+  CommitPoint last_commit ABSL_GUARDED_BY(state_mu);
   // Commit points whose files are kept, newest first: disk_commit and the
   // one before it (kKeptCommits), so that a damaged newest commit point can
   // be recovered from.
-  std::vector<CommitPoint> kept;
-  std::vector<CommitSegment> pending;  // flushed since the last commit
-  uint64_t next_segment_number = 0;
-  uint64_t max_generation = 0;  // of every commit-like file name seen
-  bool must_commit = false;     // a new index (or kCreate) not committed yet
-  std::unique_ptr<IndexFileDeleter> deleter;
-  absl::Status fatal;  // sticky: an I/O error or exception lost documents
-  bool closed = false;
-  IndexWriterStats stats;
+  std::vector<CommitPoint> kept ABSL_GUARDED_BY(state_mu);
+  std::vector<CommitSegment> pending ABSL_GUARDED_BY(state_mu);  // flushed since the last commit
+  uint64_t next_segment_number ABSL_GUARDED_BY(state_mu) = 0;
+  uint64_t max_generation ABSL_GUARDED_BY(state_mu) = 0;  // of every commit-like file name seen
+  bool must_commit ABSL_GUARDED_BY(state_mu) = false;  // a new index (or kCreate) not committed yet
+  std::unique_ptr<IndexFileDeleter> deleter ABSL_GUARDED_BY(state_mu);
+  absl::Status fatal ABSL_GUARDED_BY(state_mu);  // sticky: an I/O error or exception lost documents
+  bool closed ABSL_GUARDED_BY(state_mu) = false;
+  IndexWriterStats stats ABSL_GUARDED_BY(state_mu);
 
   std::unique_ptr<IndexingChain> NewChain(Slot* slot) {
     IndexingChainOptions o;
@@ -184,7 +185,7 @@ class IndexWriter::Impl {
   }
 
   absl::Status CheckUsable() {
-    std::lock_guard lock(state_mu);
+    MutexLock lock(&state_mu);
     if (closed) return absl::FailedPreconditionError("the index writer is closed");
     if (!fatal.ok()) {
       return absl::FailedPreconditionError(absl::StrCat(
@@ -197,7 +198,7 @@ class IndexWriter::Impl {
 
   // Records a failure that lost in-memory or flushed documents.
   absl::Status SetFatal(absl::Status error) {
-    std::lock_guard lock(state_mu);
+    MutexLock lock(&state_mu);
     if (fatal.ok()) fatal = error;
     return error;
   }
@@ -218,7 +219,7 @@ class IndexWriter::Impl {
     if (slot->chain->num_docs() == 0) return absl::OkStatus();
     std::string name;
     {
-      std::lock_guard lock(state_mu);
+      MutexLock lock(&state_mu);
       name = SegmentName(next_segment_number++);
       deleter->AddOwnSegment(name);
     }
@@ -236,7 +237,7 @@ class IndexWriter::Impl {
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::lock_guard lock(state_mu);
+    MutexLock lock(&state_mu);
     stats.flush_seconds += seconds;
     if (!info.ok() || !si_checksum.ok()) {
       const absl::Status error = !info.ok() ? info.status() : si_checksum.status();
@@ -313,7 +314,7 @@ class IndexWriter::Impl {
     CommitPoint last;
     std::vector<CommitPoint> kept;
   };
-  Installed Prepare(const CommitPoint& commit) const {
+  Installed Prepare(const CommitPoint& commit) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(state_mu) {
     Installed next{commit, commit, {}};
     next.kept.reserve(kKeptCommits);
     next.kept.push_back(commit);
@@ -323,7 +324,7 @@ class IndexWriter::Impl {
 
   // The prepared commit is now the newest on disk. Caller holds state_mu.
   // Throws nothing: moves only, and the deletes are best effort.
-  void Adopt(Installed next) noexcept {
+  void Adopt(Installed next) noexcept ABSL_EXCLUSIVE_LOCKS_REQUIRED(state_mu) {
     disk_commit = std::move(next.disk);
     last_commit = std::move(next.last);
     kept = std::move(next.kept);
@@ -372,7 +373,7 @@ class IndexWriter::Impl {
     for (const absl::Status& st : results) {
       if (!st.ok()) return st;
     }
-    std::lock_guard lock(state_mu);
+    MutexLock lock(&state_mu);
     if (!fatal.ok()) return fatal;
     if (pending.empty() && !must_commit) return absl::OkStatus();  // nothing changed
     try {
@@ -420,6 +421,7 @@ class IndexWriter::Impl {
 
   // Opens the directory's index as options.open_mode says. Holds the lock.
   absl::Status OpenIndex() {
+    MutexLock lock(&state_mu);  // no other thread yet; for the analysis
     absl::StatusOr<NewestCommit> newest = ReadNewestCommit(dir, options.recover);
     const OpenMode mode = options.open_mode;
     if (!newest.ok() && !absl::IsNotFound(newest.status())) {
@@ -587,7 +589,7 @@ absl::Status IndexWriter::AddDocument(const Document& doc) {
                      "; nothing of it was added"));
   }
   {
-    std::lock_guard lock(impl_->state_mu);
+    MutexLock lock(&impl_->state_mu);
     if (status.ok()) {
       ++impl_->stats.docs_added;
     } else {
@@ -607,7 +609,7 @@ absl::Status IndexWriter::Close() {
   std::unique_lock commit_lock(impl_->commit_mu);
   if (absl::Status s = impl_->CheckUsable(); !s.ok()) return s;
   absl::Status status = impl_->CommitLocked();
-  std::lock_guard lock(impl_->state_mu);
+  MutexLock lock(&impl_->state_mu);
   impl_->closed = status.ok();
   if (status.ok()) {
     for (auto& s : impl_->slots) s->chain.reset();
@@ -619,7 +621,7 @@ absl::Status IndexWriter::Close() {
 absl::Status IndexWriter::Rollback() {
   std::unique_lock commit_lock(impl_->commit_mu);
   {
-    std::lock_guard lock(impl_->state_mu);
+    MutexLock lock(&impl_->state_mu);
     if (impl_->closed) return absl::FailedPreconditionError("the index writer is closed");
   }
   try {
@@ -632,7 +634,7 @@ absl::Status IndexWriter::Rollback() {
     return impl_->SetFatal(absl::ResourceExhaustedError(
         absl::StrCat("rollback failed: ", ExceptionText(std::current_exception()))));
   }
-  std::lock_guard lock(impl_->state_mu);
+  MutexLock lock(&impl_->state_mu);
   impl_->pending.clear();
   impl_->fatal = absl::OkStatus();
   impl_->schema.Reset(impl_->last_commit.schema);
@@ -641,7 +643,7 @@ absl::Status IndexWriter::Rollback() {
 }
 
 IndexWriterStats IndexWriter::stats() const {
-  std::lock_guard lock(impl_->state_mu);
+  MutexLock lock(&impl_->state_mu);
   IndexWriterStats s = impl_->stats;
   s.ram_bytes = impl_->total_ram.bytes();
   s.peak_ram_bytes = impl_->peak_ram.load();
