@@ -13,6 +13,7 @@
 #include "codec/stored_fields_format.h"
 #include "codec/term_vectors_format.h"
 #include "index/in_memory_postings.h"
+#include "invert/version.h"
 
 namespace invert {
 
@@ -175,7 +176,7 @@ absl::StatusOr<SegmentInfo> FlushSegment(IndexingChain& chain, Directory* dir,
   info.id = NewSegmentId(index_id);
   info.doc_count = chain.num_docs();
   info.term_bytes_layout = std::string(TermBytesLayoutName(chain.layout()));
-  info.created_by = "invert 0.1.0";
+  info.created_by = std::string("invert ") + Version();
   std::vector<std::string> files;
   absl::Status status = WriteFiles(chain, dir, segment_name, info.id, &files, stats);
   if (status.ok()) {

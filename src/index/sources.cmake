@@ -19,4 +19,5 @@ target_sources(invert PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/index_reader.cc
   ${CMAKE_CURRENT_LIST_DIR}/index_writer.cc
   ${CMAKE_CURRENT_LIST_DIR}/segment_flush.cc
+  ${CMAKE_CURRENT_LIST_DIR}/version.cc
 )
