@@ -164,7 +164,8 @@ class MemDirectory::Lock final : public DirectoryLock {
 absl::StatusOr<std::unique_ptr<DirectoryLock>> MemDirectory::ObtainLock(std::string_view name) {
   std::lock_guard lock(mutex_);
   if (!locks_.emplace(name).second) {
-    return absl::FailedPreconditionError(absl::StrCat("MemDirectory: ", std::string(name), " is held"));
+    return absl::FailedPreconditionError(
+        absl::StrCat("MemDirectory: ", std::string(name), " is held"));
   }
   return std::unique_ptr<DirectoryLock>(new Lock(this, std::string(name)));
 }

@@ -20,9 +20,9 @@
 #include <vector>
 
 #include "codec/commit_format.h"
+#include "codec/field_infos_format.h"
 #include "codec/segment_dump.h"
 #include "codec/segment_reader.h"
-#include "codec/field_infos_format.h"
 #include "fuzz_common.h"
 #include "index/index_checker.h"
 #include "segment_patch.h"

@@ -134,24 +134,24 @@ struct FieldSchema {
 };
 
 struct IndexWriterStats {
-  uint64_t docs_added = 0;        // since Open
-  uint64_t docs_failed = 0;       // rejected documents
-  uint64_t segments_flushed = 0;  // since Open
-  uint64_t flushed_bytes = 0;     // bytes of flushed segment files
-  uint64_t flushed_terms = 0;     // sum over flushed segments and fields
-  int64_t ram_bytes = 0;          // in-memory segments now
-  int64_t peak_ram_bytes = 0;     // highest ram_bytes seen
-  double flush_seconds = 0;       // time spent flushing, all threads
+  uint64_t docs_added = 0;         // since Open
+  uint64_t docs_failed = 0;        // rejected documents
+  uint64_t segments_flushed = 0;   // since Open
+  uint64_t flushed_bytes = 0;      // bytes of flushed segment files
+  uint64_t flushed_terms = 0;      // sum over flushed segments and fields
+  int64_t ram_bytes = 0;           // in-memory segments now
+  int64_t peak_ram_bytes = 0;      // highest ram_bytes seen
+  double flush_seconds = 0;        // time spent flushing, all threads
   uint64_t commit_generation = 0;  // of the last commit (0: none yet)
   uint64_t committed_docs = 0;     // documents in the last commit
 };
 
 // What Open() found.
 struct IndexWriterOpenInfo {
-  bool created = false;         // true iff this writer starts a new index
-  uint64_t generation = 0;      // the commit opened (0 when created)
-  uint64_t docs = 0;            // documents in that commit
-  std::string index_id;         // 32 hex digits
+  bool created = false;                      // true iff this writer starts a new index
+  uint64_t generation = 0;                   // the commit opened (0 when created)
+  uint64_t docs = 0;                         // documents in that commit
+  std::string index_id;                      // 32 hex digits
   std::vector<std::string> skipped_commits;  // unreadable newer commit points (recover)
 };
 
