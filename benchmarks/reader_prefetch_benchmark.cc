@@ -10,7 +10,7 @@
 //       Terms are drawn uniformly from the segments' dictionaries (so mostly
 //       rare terms, whose postings are a few bytes).
 //   docs/k<K>/<cache>/<path>    K random documents fetched
-//       (IndexReader::FetchDocuments: stored fields, and term vectors when
+//       (CommitReader::FetchDocuments: stored fields, and term vectors when
 //       the index has them).
 //   mixed<hit%>/<terms|docs>/k16/<path>   seed 000's pattern on the index:
 //       the index evicted once, a hot set of 512 terms or docs read once,
@@ -73,7 +73,7 @@
 #include "codec/stored_fields_format.h"
 #include "codec/term_lookup.h"
 #include "codec/term_vectors_format.h"
-#include "index/index_reader.h"
+#include "index/commit_reader.h"
 #include "index/line_doc_schema.h"
 #include "invert/directory.h"
 #include "invert/index_writer.h"
@@ -177,12 +177,12 @@ struct Bench {
   std::string path;
   std::unique_ptr<FSDirectory> dir;  // for eviction checks (own mappings)
   std::vector<std::string> files;    // every file of the index
-  std::unique_ptr<IndexReader> reader;
+  std::unique_ptr<CommitReader> reader;
   std::unique_ptr<IndexTermLookup> lookup;
   bool warm = false;  // every page read through the reader's mappings
   // A second reader, policy off, that warm runs interleave with the first
   // for a same-conditions baseline (counter p50_vs_off).
-  std::unique_ptr<IndexReader> off_reader;
+  std::unique_ptr<CommitReader> off_reader;
   std::unique_ptr<IndexTermLookup> off_lookup;
   bool off_warm = false;
   std::vector<uint32_t> field;  // "body"'s number per segment
@@ -204,7 +204,7 @@ Bench* bench = nullptr;
 // --------------------------------------------------------------- the index
 
 bool IndexIsUsable() {
-  auto reader = IndexReader::Open(bench->path);
+  auto reader = CommitReader::Open(bench->path);
   if (!reader.ok() || (*reader)->doc_count() != flags.docs) return false;
   const FieldInfo* body = (*reader)->segment(0).FieldByName(kField);
   return body != nullptr && body->type.term_vectors == flags.term_vectors;
@@ -245,8 +245,8 @@ void BuildIndex() {
                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
-std::unique_ptr<IndexReader> OpenReader(PrefetchPolicy policy) {
-  auto reader = IndexReader::Open(bench->dir.get());
+std::unique_ptr<CommitReader> OpenReader(PrefetchPolicy policy) {
+  auto reader = CommitReader::Open(bench->dir.get());
   if (!reader.ok()) Die("open reader", reader.status());
   (*reader)->SetPrefetchPolicy(policy);
   if (absl::Status s = (*reader)->SetReadAdvice(flags.advice); !s.ok()) Die("advise", s);
@@ -302,7 +302,7 @@ void EvictFiles() {
 // what mincore still finds resident.
 double EvictAll() {
   const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
-  for (const IndexReader* reader : {bench->reader.get(), bench->off_reader.get()}) {
+  for (const CommitReader* reader : {bench->reader.get(), bench->off_reader.get()}) {
     for (size_t s = 0; s < reader->segment_count(); ++s) {
       const SegmentReader& segment = reader->segment(s);
       for (std::span<const uint8_t> bytes :
@@ -325,7 +325,7 @@ double EvictAll() {
 
 // Reads one byte of every page of every file the runs read, through the
 // reader's own mappings (so warm runs take no page faults at all).
-void WarmEverything(const IndexReader& reader, bool* warm) {
+void WarmEverything(const CommitReader& reader, bool* warm) {
   if (*warm) return;
   uint64_t sum = 0;
   for (size_t s = 0; s < reader.segment_count(); ++s) {
@@ -337,7 +337,7 @@ void WarmEverything(const IndexReader& reader, bool* warm) {
   }
   // The stored fields and term vectors: fetch every document once.
   std::vector<uint64_t> docs;
-  IndexReader::FetchOptions options;
+  CommitReader::FetchOptions options;
   options.term_vectors = bench->vectors;
   for (uint64_t d = 0; d < reader.doc_count(); d += 1024) {
     docs.clear();
@@ -363,7 +363,7 @@ void PrepareIndex() {
   bench->reader = OpenReader(PrefetchPolicy::kOff);
   bench->off_reader = OpenReader(PrefetchPolicy::kOff);
   UsePolicy(PrefetchPolicy::kOff);
-  const IndexReader& reader = *bench->reader;
+  const CommitReader& reader = *bench->reader;
   for (size_t s = 0; s < reader.segment_count(); ++s) {
     for (const SegmentFile& f : reader.segment(s).info().files) bench->files.push_back(f.name);
     bench->files.push_back(reader.segment(s).info().name + ".si");
@@ -515,7 +515,7 @@ void AddBlocks(const BlockTable& table, uint32_t doc, std::vector<FileRange>* ra
   ranges->push_back({table.offsets[b], table.offsets[b + 1] - table.offsets[b]});
 }
 
-void FetchDocs(Path path, const IndexReader& reader, std::span<const uint64_t> docs) {
+void FetchDocs(Path path, const CommitReader& reader, std::span<const uint64_t> docs) {
   if (path == Path::kUring) {
     for (size_t s = 0; s < reader.segment_count(); ++s) {
       std::vector<FileRange> stored, vectors;
@@ -534,12 +534,12 @@ void FetchDocs(Path path, const IndexReader& reader, std::span<const uint64_t> d
       ReadRanges(*bench->uring[s].tvd, vectors);
     }
   }
-  IndexReader::FetchOptions options;
+  CommitReader::FetchOptions options;
   options.term_vectors = bench->vectors;
   auto fetched = reader.FetchDocuments(docs, options);
   if (!fetched.ok()) Die("fetch", fetched.status());
   uint64_t sum = 0;
-  for (const IndexReader::FetchedDocument& d : *fetched)
+  for (const CommitReader::FetchedDocument& d : *fetched)
     sum += d.stored.size() + d.term_vectors.size();
   bench->sink += sum;
 }

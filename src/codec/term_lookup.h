@@ -21,7 +21,7 @@
 // TermStats, or nullopt when absent. Under kOff passes 1 and 3 are skipped:
 // K plain seeks. PrefetchBlocks() is pass 1 and
 // SeekAndPrefetch() passes 2 and 3, for a caller that overlaps several
-// segments (IndexTermLookup in index/index_reader.h); BlockRanges() and
+// segments (IndexTermLookup in index/commit_reader.h); BlockRanges() and
 // PostingsRanges() give the same byte ranges to a caller that reads them
 // another way (the benchmark's io_uring path).
 //

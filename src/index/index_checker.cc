@@ -9,7 +9,7 @@
 #include "absl/strings/str_format.h"
 #include "codec/segment_files.h"
 #include "index/index_file_deleter.h"
-#include "index/index_reader.h"
+#include "index/commit_reader.h"
 #include "index/indexing_chain.h"
 #include "index/segment_flush.h"
 #include "util/absl_compat.h"
@@ -214,9 +214,9 @@ class Checker {
 
 CheckReport CheckIndex(Directory* dir, const CheckOptions& options) {
   CheckReport report;
-  IndexReaderOpenOptions open_options;
+  CommitReaderOptions open_options;
   open_options.recover = options.recover;
-  absl::StatusOr<std::unique_ptr<IndexReader>> reader = IndexReader::Open(dir, open_options);
+  absl::StatusOr<std::unique_ptr<CommitReader>> reader = CommitReader::Open(dir, open_options);
   if (!reader.ok()) {
     report.ok = false;
     report.problems.push_back(std::string(reader.status().message()));

@@ -16,7 +16,7 @@ target_sources(invert PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/index_checker.cc
   ${CMAKE_CURRENT_LIST_DIR}/index_file_deleter.cc
   ${CMAKE_CURRENT_LIST_DIR}/index_schema.cc
-  ${CMAKE_CURRENT_LIST_DIR}/index_reader.cc
+  ${CMAKE_CURRENT_LIST_DIR}/commit_reader.cc
   ${CMAKE_CURRENT_LIST_DIR}/index_writer.cc
   ${CMAKE_CURRENT_LIST_DIR}/segment_flush.cc
   ${CMAKE_CURRENT_LIST_DIR}/version.cc

@@ -16,7 +16,7 @@
 #include "codec/segment_reader.h"
 #include "codec/term_lookup.h"
 #include "gtest/gtest.h"
-#include "index/index_reader.h"
+#include "index/commit_reader.h"
 #include "invert/analysis.h"
 #include "invert/index_writer.h"
 #include "scratch_dir.h"
@@ -66,7 +66,7 @@ class TermLookupPrefetchTest : public ::testing::Test {
       ASSERT_TRUE((*writer)->AddDocument(doc).ok());
     }
     ASSERT_TRUE((*writer)->Close().ok());
-    auto reader = IndexReader::Open(scratch_.path());
+    auto reader = CommitReader::Open(scratch_.path());
     ASSERT_TRUE(reader.ok()) << reader.status();
     reader_ = std::move(*reader);
     ASSERT_EQ(reader_->segment_count(), 1u);
@@ -129,7 +129,7 @@ class TermLookupPrefetchTest : public ::testing::Test {
   }
 
   testing::ScratchDir scratch_;
-  std::unique_ptr<IndexReader> reader_;
+  std::unique_ptr<CommitReader> reader_;
 };
 
 TEST_F(TermLookupPrefetchTest, BlockBytesIsTheBlockOfTheTermsOrdinal) {

@@ -1,4 +1,4 @@
-// IndexReader's K-document fetches and IndexTermLookup across segments:
+// CommitReader's K-document fetches and IndexTermLookup across segments:
 // every prefetch policy returns what per-document and per-segment plain reads
 // return, for random batches with repeats, the first and last documents of
 // every segment and of the index, and absent terms; bad doc ids are rejected
@@ -10,7 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "index/index_reader.h"
+#include "index/commit_reader.h"
 #include "invert/analysis.h"
 #include "invert/index_writer.h"
 #include "scratch_dir.h"
@@ -51,7 +51,7 @@ class IndexReaderPrefetchTest : public ::testing::Test {
       ASSERT_TRUE((*writer)->Commit().ok());
     }
     ASSERT_TRUE((*writer)->Close().ok());
-    auto reader = IndexReader::Open(scratch_.path());
+    auto reader = CommitReader::Open(scratch_.path());
     ASSERT_TRUE(reader.ok()) << reader.status();
     reader_ = std::move(*reader);
     ASSERT_EQ(reader_->segment_count(), 3u);
@@ -59,17 +59,17 @@ class IndexReaderPrefetchTest : public ::testing::Test {
   }
 
   // Per document, through the single-document reads.
-  IndexReader::FetchedDocument Expected(uint64_t doc) {
+  CommitReader::FetchedDocument Expected(uint64_t doc) {
     const size_t s = reader_->SegmentOf(doc);
     const uint32_t local = static_cast<uint32_t>(doc - reader_->doc_base(s));
-    IndexReader::FetchedDocument expected;
+    CommitReader::FetchedDocument expected;
     expected.stored = *reader_->segment(s).stored_fields().Document(local);
     expected.term_vectors = *reader_->segment(s).term_vectors().Get(local);
     return expected;
   }
 
   testing::ScratchDir scratch_;
-  std::unique_ptr<IndexReader> reader_;
+  std::unique_ptr<CommitReader> reader_;
 };
 
 TEST_F(IndexReaderPrefetchTest, SegmentOfFindsTheSegmentOfEveryDoc) {
@@ -99,7 +99,7 @@ TEST_F(IndexReaderPrefetchTest, FetchDocumentsEqualsSingleReadsForEveryPolicy) {
                                           : rng.Uniform(reader_->doc_count()));
       }
       if (k > 1) docs.push_back(docs[0]);  // a repeat
-      IndexReader::FetchOptions options;
+      CommitReader::FetchOptions options;
       options.term_vectors = true;
       auto fetched = reader_->FetchDocuments(docs, options);
       ASSERT_TRUE(fetched.ok()) << fetched.status();

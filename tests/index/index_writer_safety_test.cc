@@ -21,7 +21,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "index/index_checker.h"
-#include "index/index_reader.h"
+#include "index/commit_reader.h"
 #include "invert/index_writer.h"
 #include "scratch_dir.h"
 #include "test_seed.h"
@@ -57,7 +57,7 @@ void AddDocs(IndexWriter& writer, int from, int to) {
 
 // The stored ids of the newest commit, or the open error.
 absl::StatusOr<std::set<std::string>> Ids(const std::string& path) {
-  auto reader = IndexReader::Open(path);
+  auto reader = CommitReader::Open(path);
   if (!reader.ok()) return reader.status();
   std::vector<uint64_t> all((*reader)->doc_count());
   for (uint64_t i = 0; i < all.size(); ++i) all[i] = i;
@@ -105,7 +105,7 @@ void TwoCommits(const std::string& path) {
 }
 
 std::string NewestCommitFile(const std::string& path) {
-  auto reader = IndexReader::Open(path);
+  auto reader = CommitReader::Open(path);
   EXPECT_TRUE(reader.ok()) << reader.status();
   return reader.ok() ? path + "/" + (*reader)->commit().file_name() : "";
 }
@@ -228,7 +228,7 @@ TEST(IndexWriterSafetyTest, OpenModes) {
     ASSERT_TRUE((*append)->Close().ok());
   }
   EXPECT_EQ(*Ids(scratch.path()), Range(100, 104));
-  auto reader = IndexReader::Open(scratch.path());
+  auto reader = CommitReader::Open(scratch.path());
   ASSERT_TRUE(reader.ok());
   const CommitPoint& newest = (*reader)->commit();
   for (const auto& [name, bytes] : Snapshot(scratch.path())) {
@@ -290,7 +290,7 @@ TEST(IndexWriterSafetyTest, DamagedNewestCommitIsRefusedAndNothingIsDeleted) {
   expected.erase("write.lock");
   EXPECT_EQ(after, expected);
   // Readers and the checker say why, too.
-  auto reader = IndexReader::Open(scratch.path());
+  auto reader = CommitReader::Open(scratch.path());
   EXPECT_THAT(Message(reader.status()), HasSubstr("checksum mismatch"));
   auto dir = scratch.Open();
   CheckReport report = CheckIndex(dir.get());
@@ -599,7 +599,7 @@ TEST(IndexWriterSafetyTest, ReadersFollowConcurrentCommits) {
   int opened = 0;
   uint64_t last_docs = 0;
   while (!stop.load()) {
-    auto reader = IndexReader::Open(scratch.path());
+    auto reader = CommitReader::Open(scratch.path());
     ASSERT_TRUE(reader.ok()) << reader.status();
     EXPECT_GE((*reader)->doc_count(), last_docs);
     last_docs = (*reader)->doc_count();

@@ -19,7 +19,7 @@
 #include "gtest/gtest.h"
 #include "index/in_memory_postings.h"
 #include "index/index_checker.h"
-#include "index/index_reader.h"
+#include "index/commit_reader.h"
 #include "index/indexing_chain.h"
 #include "index/random_docs.h"
 #include "scratch_dir.h"
@@ -60,7 +60,7 @@ Postings FromChain(const IndexingChain& chain) {
   return out;
 }
 
-Postings FromIndex(const IndexReader& reader) {
+Postings FromIndex(const CommitReader& reader) {
   Postings out;
   for (size_t s = 0; s < reader.segment_count(); ++s) {
     const SegmentReader& seg = reader.segment(s);
@@ -149,7 +149,7 @@ TEST(IndexWriterTest, SegmentsReadBackAsOneReference) {
   EXPECT_GE(stats.segments_flushed, 3u) << "the RAM buffer should have forced flushes";
   // The buffer is respected: peak within the limit plus one document's worth.
   EXPECT_LT(stats.peak_ram_bytes, 4 * 1024 * 1024 + 512 * 1024);
-  auto reader = IndexReader::Open(scratch.path());
+  auto reader = CommitReader::Open(scratch.path());
   ASSERT_TRUE(reader.ok()) << reader.status();
   EXPECT_EQ((*reader)->doc_count(), corpus.docs.size());
   EXPECT_EQ((*reader)->segment_count(), stats.segments_flushed);
@@ -174,7 +174,7 @@ TEST(IndexWriterTest, RollbackAndReopen) {
     ASSERT_TRUE((*writer)->AddDocument(Document().Add(Field::Text("body", a))).ok());
     // Destroyed without Close: rolls back the last document.
   }
-  auto reader = IndexReader::Open(scratch.path());
+  auto reader = CommitReader::Open(scratch.path());
   ASSERT_TRUE(reader.ok()) << reader.status();
   EXPECT_EQ((*reader)->doc_count(), 2u);
   EXPECT_EQ((*reader)->commit().generation, 2u);
@@ -183,7 +183,7 @@ TEST(IndexWriterTest, RollbackAndReopen) {
   ASSERT_TRUE(writer.ok());
   ASSERT_TRUE((*writer)->AddDocument(Document().Add(Field::Text("body", a))).ok());
   ASSERT_TRUE((*writer)->Close().ok());
-  reader = IndexReader::Open(scratch.path());
+  reader = CommitReader::Open(scratch.path());
   ASSERT_TRUE(reader.ok());
   EXPECT_EQ((*reader)->doc_count(), 3u);
   EXPECT_EQ((*reader)->segment_count(), 3u);
@@ -241,7 +241,7 @@ absl::Status IndexAndCommit(Directory* dir, const Corpus& corpus, size_t from, s
 }
 
 absl::Status VerifyIndex(Directory* dir, uint64_t* docs) {
-  auto reader = IndexReader::Open(dir);
+  auto reader = CommitReader::Open(dir);
   if (!reader.ok()) return reader.status();
   for (size_t s = 0; s < (*reader)->segment_count(); ++s) {
     if (absl::Status st = (*reader)->segment(s).CheckIntegrity(); !st.ok()) return st;
@@ -303,7 +303,7 @@ TEST(IndexWriterTest, EveryFailedOperationKeepsThePreviousCommit) {
       auto cleaner = IndexWriter::Open(base.get(), Options());
       ASSERT_TRUE(cleaner.ok());
       auto files = base->ListAll();
-      auto reader = IndexReader::Open(base.get());
+      auto reader = CommitReader::Open(base.get());
       ASSERT_TRUE(reader.ok());
       for (const std::string& f : *files) {
         bool live = f == (*reader)->commit().file_name() || f == "write.lock";
@@ -379,7 +379,7 @@ TEST(IndexWriterTest, ConcurrentAddsAndCommits) {
   done = true;
   committer.join();
   ASSERT_TRUE((*writer)->Close().ok());
-  auto reader = IndexReader::Open(scratch.path());
+  auto reader = CommitReader::Open(scratch.path());
   ASSERT_TRUE(reader.ok());
   ASSERT_EQ((*reader)->doc_count(), uint64_t{kThreads} * kDocsPerThread);
   std::map<std::string, std::set<std::string>> got;

@@ -26,7 +26,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "index/index_reader.h"
+#include "index/commit_reader.h"
 #include "index/indexing_chain.h"
 #include "invert/index_writer.h"
 #include "scratch_dir.h"
@@ -255,7 +255,7 @@ TEST(IndexingChainMemoryFailureTest, EveryAllocationFailureIsContained) {
 // or the writer lost the documents since the last commit and refuses work
 // until Rollback (which brings it back to the last commit, and it works).
 uint64_t CommittedDocs(const std::string& path) {
-  auto reader = IndexReader::Open(path);
+  auto reader = CommitReader::Open(path);
   EXPECT_TRUE(reader.ok()) << reader.status();
   return reader.ok() ? (*reader)->doc_count() : 0;
 }

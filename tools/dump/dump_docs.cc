@@ -18,7 +18,7 @@ constexpr char kIdField[] = "id";
 // Calls fn(global doc, segment, stored fields or error) for every document
 // in order while fn returns true.
 template <typename Fn>
-void ForEachDocument(const IndexReader& reader, Fn&& fn) {
+void ForEachDocument(const CommitReader& reader, Fn&& fn) {
   for (size_t s = 0; s < reader.segment_count(); ++s) {
     const SegmentReader& seg = reader.segment(s);
     for (uint32_t d = 0; d < seg.doc_count(); ++d) {
@@ -34,7 +34,7 @@ std::string FieldName(const SegmentReader& seg, uint32_t number) {
   return absl::StrCat("#", number);
 }
 
-int DumpDocs(const IndexReader& reader, uint64_t limit) {
+int DumpDocs(const CommitReader& reader, uint64_t limit) {
   uint64_t shown = 0, unreadable = 0;
   std::string line;
   ForEachDocument(reader, [&](uint64_t doc, const SegmentReader& seg,
@@ -64,7 +64,7 @@ int DumpDocs(const IndexReader& reader, uint64_t limit) {
   return kExitOk;
 }
 
-int DumpIds(const IndexReader& reader) {
+int DumpIds(const CommitReader& reader) {
   std::vector<std::string> ids;
   uint64_t unreadable = 0, without_id = 0;
   ForEachDocument(reader, [&](uint64_t doc, const SegmentReader& seg,

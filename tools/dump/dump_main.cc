@@ -21,7 +21,7 @@
 #include "common/cli.h"
 #include "common/display.h"
 #include "dump.h"
-#include "index/index_reader.h"
+#include "index/commit_reader.h"
 #include "util/absl_compat.h"
 
 namespace invert::tools {
@@ -60,7 +60,7 @@ int Run(int argc, char** argv) {
   }
   if (limit_opt->count() == 0) limit = docs ? UINT64_MAX : 10;
 
-  absl::StatusOr<std::unique_ptr<IndexReader>> reader = IndexReader::Open(index);
+  absl::StatusOr<std::unique_ptr<CommitReader>> reader = CommitReader::Open(index);
   if (!reader.ok()) {
     std::fprintf(stderr, "invert-dump: cannot open the index in %s: %s\n", index.c_str(),
                  EscapeForDisplay(StdSv(reader.status().message())).c_str());

@@ -9,7 +9,7 @@
 
 namespace invert::tools {
 
-int DumpTerm(const IndexReader& reader, const std::string& field, const std::string& term,
+int DumpTerm(const CommitReader& reader, const std::string& field, const std::string& term,
              uint64_t limit, const std::string& show) {
   uint64_t doc_freq = 0, total_term_freq = 0, shown = 0;
   bool unreadable = false;

@@ -1,5 +1,5 @@
-// IndexReader: open the newest commit and its segments.
-#include "index/index_reader.h"
+// CommitReader: open the newest commit and its segments.
+#include "index/commit_reader.h"
 
 #include <algorithm>
 #include <numeric>
@@ -9,12 +9,12 @@
 
 namespace invert {
 
-absl::StatusOr<std::unique_ptr<IndexReader>> IndexReader::Open(
-    const std::string& path, const IndexReaderOpenOptions& options) {
+absl::StatusOr<std::unique_ptr<CommitReader>> CommitReader::Open(
+    const std::string& path, const CommitReaderOptions& options) {
   absl::StatusOr<std::unique_ptr<FSDirectory>> dir = FSDirectory::Open(path, /*create=*/false);
   if (!dir.ok()) return dir.status();
   Directory* raw = dir->get();
-  absl::StatusOr<std::unique_ptr<IndexReader>> reader = Open(raw, options);
+  absl::StatusOr<std::unique_ptr<CommitReader>> reader = Open(raw, options);
   if (!reader.ok()) return reader.status();
   (*reader)->owned_ = std::move(*dir);
   return reader;
@@ -23,7 +23,7 @@ absl::StatusOr<std::unique_ptr<IndexReader>> IndexReader::Open(
 namespace {
 
 // Opens every segment `commit` lists into *r.
-absl::Status OpenSegments(Directory* dir, const CommitPoint& commit, IndexReader* r,
+absl::Status OpenSegments(Directory* dir, const CommitPoint& commit, CommitReader* r,
                           std::vector<std::unique_ptr<SegmentReader>>* segments) {
   (void)r;
   for (const CommitSegment& s : commit.segments) {
@@ -51,14 +51,14 @@ absl::Status OpenSegments(Directory* dir, const CommitPoint& commit, IndexReader
 
 }  // namespace
 
-absl::StatusOr<std::unique_ptr<IndexReader>> IndexReader::Open(
-    Directory* dir, const IndexReaderOpenOptions& options) {
+absl::StatusOr<std::unique_ptr<CommitReader>> CommitReader::Open(
+    Directory* dir, const CommitReaderOptions& options) {
   constexpr int kMaxAttempts = 100;
   absl::Status error;
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
     absl::StatusOr<NewestCommit> newest = ReadNewestCommit(dir, options.recover);
     if (!newest.ok()) return newest.status();
-    std::unique_ptr<IndexReader> r(new IndexReader());
+    std::unique_ptr<CommitReader> r(new CommitReader());
     r->dir_ = dir;
     r->commit_ = std::move(newest->commit);
     for (const SkippedCommit& s : newest->skipped) {
@@ -84,11 +84,11 @@ absl::StatusOr<std::unique_ptr<IndexReader>> IndexReader::Open(
                                              " attempts): ", error.message()));
 }
 
-void IndexReader::SetPrefetchPolicy(PrefetchPolicy policy) {
+void CommitReader::SetPrefetchPolicy(PrefetchPolicy policy) {
   for (std::unique_ptr<SegmentReader>& segment : segments_) segment->SetPrefetchPolicy(policy);
 }
 
-absl::Status IndexReader::SetReadAdvice(ReadAdvice advice) const {
+absl::Status CommitReader::SetReadAdvice(ReadAdvice advice) const {
   for (const std::unique_ptr<SegmentReader>& segment : segments_) {
     if (absl::Status s = segment->SetReadAdvice(advice); !s.ok()) return s;
   }
@@ -105,7 +105,7 @@ void Add(const PrefetchStats& from, PrefetchStats* to) {
 
 }  // namespace
 
-SegmentReader::DocFilesPrefetchStats IndexReader::doc_files_prefetch_stats() const {
+SegmentReader::DocFilesPrefetchStats CommitReader::doc_files_prefetch_stats() const {
   SegmentReader::DocFilesPrefetchStats total;
   for (const std::unique_ptr<SegmentReader>& segment : segments_) {
     const SegmentReader::DocFilesPrefetchStats s = segment->doc_files_prefetch_stats();
@@ -115,14 +115,14 @@ SegmentReader::DocFilesPrefetchStats IndexReader::doc_files_prefetch_stats() con
   return total;
 }
 
-size_t IndexReader::SegmentOf(uint64_t doc) const {
+size_t CommitReader::SegmentOf(uint64_t doc) const {
   // The last segment whose base is <= doc; an empty segment shares its base
   // with the next one, so it is never the last such.
   const auto after = std::upper_bound(bases_.begin(), bases_.end(), doc);
   return static_cast<size_t>(after - bases_.begin()) - 1;
 }
 
-absl::StatusOr<std::vector<IndexReader::FetchedDocument>> IndexReader::FetchDocuments(
+absl::StatusOr<std::vector<CommitReader::FetchedDocument>> CommitReader::FetchDocuments(
     std::span<const uint64_t> docs, const FetchOptions& options) const {
   for (uint64_t doc : docs) {
     if (doc >= doc_count_) {
@@ -165,7 +165,7 @@ absl::StatusOr<std::vector<IndexReader::FetchedDocument>> IndexReader::FetchDocu
   return result;
 }
 
-IndexTermLookup::IndexTermLookup(const IndexReader* reader) : reader_(reader) {
+IndexTermLookup::IndexTermLookup(const CommitReader* reader) : reader_(reader) {
   lookups_.reserve(reader->segment_count());
   for (size_t s = 0; s < reader->segment_count(); ++s) lookups_.emplace_back(&reader->segment(s));
 }

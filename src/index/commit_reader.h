@@ -1,4 +1,5 @@
-// IndexReader: the newest valid commit of an index, with every segment it
+// CommitReader (internal; the public reader is invert/index_reader.h): the
+// newest valid commit of an index, with every segment it
 // lists opened. Documents are numbered across segments: segment i's doc d is
 // global doc doc_base(i) + d. Also: K-document fetches across segments, and
 // IndexTermLookup, K term lookups across segments, both prefetching
@@ -6,8 +7,8 @@
 //
 // Thread safety: immutable after Open() (and SetPrefetchPolicy()); may be
 // shared by threads.
-#ifndef INVERT_INDEX_INDEX_READER_H_
-#define INVERT_INDEX_INDEX_READER_H_
+#ifndef INVERT_INDEX_COMMIT_READER_H_
+#define INVERT_INDEX_COMMIT_READER_H_
 
 #include <cstdint>
 #include <memory>
@@ -25,23 +26,23 @@
 
 namespace invert {
 
-struct IndexReaderOpenOptions {
+struct CommitReaderOptions {
   // When the newest commit point cannot be read: false fails with its cause;
   // true opens the newest older one that reads (skipped_commits() lists
   // the others).
   bool recover = false;
 };
 
-class IndexReader {
+class CommitReader {
  public:
   // Opens the newest commit of the index at `path` (which must exist). A
   // commit that a concurrent writer replaces while it is being opened is
   // followed to the newer one (the open is retried). Takes no lock.
-  static absl::StatusOr<std::unique_ptr<IndexReader>> Open(
-      const std::string& path, const IndexReaderOpenOptions& options = {});
+  static absl::StatusOr<std::unique_ptr<CommitReader>> Open(
+      const std::string& path, const CommitReaderOptions& options = {});
   // Over any directory, which must outlive the reader.
-  static absl::StatusOr<std::unique_ptr<IndexReader>> Open(
-      Directory* dir, const IndexReaderOpenOptions& options = {});
+  static absl::StatusOr<std::unique_ptr<CommitReader>> Open(
+      Directory* dir, const CommitReaderOptions& options = {});
 
   const CommitPoint& commit() const { return commit_; }
   // Newer commit files that did not read and were passed over (recover):
@@ -104,17 +105,17 @@ class IndexReader {
   uint64_t doc_count_ = 0;
 };
 
-// K term lookups over every segment of an IndexReader, with the I/O of all
+// K term lookups over every segment of an CommitReader, with the I/O of all
 // segments overlapped: first every segment's dictionary blocks are
 // prefetched (TermLookup::PrefetchBlocks), then each segment seeks and
 // prefetches the postings of what it found (TermLookup::SeekAndPrefetch).
 // Holds one TermLookup per segment, made with the segments' prefetch
 // policies when this is made.
 //
-// Thread safety: one per thread. The IndexReader must outlive it.
+// Thread safety: one per thread. The CommitReader must outlive it.
 class IndexTermLookup {
  public:
-  explicit IndexTermLookup(const IndexReader* reader);
+  explicit IndexTermLookup(const CommitReader* reader);
 
   // result[s][i]: the stats of terms[i] in field `field` of segment s, or
   // nullopt (also when segment s has no such field).
@@ -131,10 +132,10 @@ class IndexTermLookup {
   void set_prefetch_policy(PrefetchPolicy policy);
 
  private:
-  const IndexReader* reader_;
+  const CommitReader* reader_;
   std::vector<TermLookup> lookups_;
 };
 
 }  // namespace invert
 
-#endif  // INVERT_INDEX_INDEX_READER_H_
+#endif  // INVERT_INDEX_COMMIT_READER_H_
