@@ -55,6 +55,14 @@ struct FieldType {
   static FieldType StoredOnly();
 };
 
+// A field of an index's schema: its name and the type it is fixed to (the
+// writer's schema(), the reader's fields()).
+struct FieldSchema {
+  std::string name;
+  FieldType type;
+  bool operator==(const FieldSchema&) const = default;
+};
+
 }  // namespace invert
 
 #endif  // INVERT_FIELD_TYPE_H_

@@ -126,13 +126,6 @@ inline constexpr double kMaxRamBufferMb = 1024.0 * 1024;
 // Field names: 1 to kMaxFieldNameBytes bytes of well-formed UTF-8.
 inline constexpr size_t kMaxFieldNameBytes = 1024;
 
-// A field of the index's schema: its name and the type it is fixed to.
-struct FieldSchema {
-  std::string name;
-  FieldType type;
-  bool operator==(const FieldSchema&) const = default;
-};
-
 struct IndexWriterStats {
   uint64_t docs_added = 0;         // since Open
   uint64_t docs_failed = 0;        // rejected documents

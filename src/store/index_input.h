@@ -55,16 +55,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "invert/directory.h"
+#include "invert/prefetch.h"
 #include "util/varint.h"
 
 namespace invert {
-
-// Do not reorder: benchmark output and tests print these by value.
-enum class PrefetchPolicy : uint8_t {
-  kOff = 0,
-  kAlways = 1,
-  kBackoff = 2,
-};
 
 // "off", "always", "backoff".
 const char* PrefetchPolicyName(PrefetchPolicy policy);
