@@ -16,7 +16,7 @@
 //       the index evicted once, a hot set of 512 terms or docs read once,
 //       then each iteration's 16 terms or docs come from the hot set with
 //       probability hit%, else are random ones (almost always cold).
-//   advance/df<N>k/<cache>/<path>   one long PostingsEnum::Advance over the
+//   advance/df<N>k/<cache>/<path>   one long PostingsCursor::Advance over the
 //       skip headers of a frequent term (doc_freq >= N * 1024: 16k = at least
 //       128 blocks, 64k = the longest lists) to a random target in
 //       the last three quarters of its segment; timed alone. "off" has no
@@ -496,7 +496,7 @@ void LookUpTerms(Path path, IndexTermLookup& lookup, std::span<const std::string
   for (size_t s = 0; s < found.size(); ++s) {
     for (const std::optional<TermStats>& stats : found[s]) {
       if (!stats) continue;
-      PostingsEnum postings = lookup.segment(s).Postings(bench->field[s], *stats, false);
+      PostingsCursor postings = lookup.segment(s).Postings(bench->field[s], *stats, false);
       if (!postings.NextDoc()) Die("postings", postings.status());
       sum += postings.doc();
       if (bench->positions) {
@@ -759,11 +759,11 @@ void Advance(benchmark::State& state, uint32_t min_df, bool cold, Path path) {
     TermDictCursor cursor = bench->reader->segment(s).Terms(bench->field[s])->NewCursor();
     if (!*cursor.SeekExact(term)) Die("frequent term", {});
     TermLookup& lookup = bench->lookup->segment(s);
-    PostingsEnum postings = lookup.Postings(bench->field[s], cursor.stats());
+    PostingsCursor postings = lookup.Postings(bench->field[s], cursor.stats());
     // Warm: the same advance without skip prefetch, interleaved (baseline).
     off_first = !off_first;
     auto advance_off = [&] {
-      PostingsEnum plain = lookup.Postings(bench->field[s], cursor.stats(), false);
+      PostingsCursor plain = lookup.Postings(bench->field[s], cursor.stats(), false);
       const Clock::time_point start = Clock::now();
       const bool found = plain.Advance(target);
       run.off_latencies.push_back(Nanos(start, Clock::now()));

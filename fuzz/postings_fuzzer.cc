@@ -1,4 +1,4 @@
-// Fuzz target: PostingsEnum (codec/postings_format.h) over arbitrary .doc and
+// Fuzz target: PostingsCursor (codec/postings_format.h) over arbitrary .doc and
 // .pos bytes with arbitrary TermStats and field options.
 //
 // Input (fuzz/postings_input.h has the exact layout): the field's index
@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     doc = doc_input->bytes();
   }
 
-  PostingsEnum postings(doc, pos.span(), input.stats, input.type);
+  PostingsCursor postings(doc, pos.span(), input.stats, input.type);
   if (doc_input.has_value()) MaybeSetSkipPrefetch(postings, &*doc_input);
   volatile uint64_t sink = 0;
   uint64_t positions = 0;
@@ -67,12 +67,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         break;
       case fuzz::PostingsInput::kAdvanceBy:
         more = postings.Advance(static_cast<uint32_t>(std::min<uint64_t>(
-            static_cast<uint64_t>(i) * input.step, PostingsEnum::kNoMoreDocs - 1)));
+            static_cast<uint64_t>(i) * input.step, PostingsCursor::kNoMoreDocs - 1)));
         break;
       default:
         more = (i % 2 == 0) ? postings.NextDoc()
                             : postings.Advance(static_cast<uint32_t>(std::min<uint64_t>(
-                                  uint64_t{last} + input.step, PostingsEnum::kNoMoreDocs - 1)));
+                                  uint64_t{last} + input.step, PostingsCursor::kNoMoreDocs - 1)));
         break;
     }
     if (!more) break;

@@ -10,7 +10,7 @@
 //                      whole position blocks also get skipped;
 //                      bit 6 read the doc bytes through an IndexInput and
 //                      give it to the enum for skip prefetching (when the
-//                      library has PostingsEnum::set_skip_prefetch)
+//                      library has PostingsCursor::set_skip_prefetch)
 //   doc_freq:u32 total_term_freq:u64 doc_offset:u64 pos_offset:u64
 //   pay_offset:u64 singleton_doc:u32 step:u32 doc_length:u32
 //   doc bytes (doc_length, or what is left), pos bytes (the rest)

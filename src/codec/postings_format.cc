@@ -201,7 +201,7 @@ absl::Status PostingsWriter::Finish() {
 
 // ---------------------------------------------------------------- reader
 
-PostingsEnum::PostingsEnum(std::span<const uint8_t> doc_file, std::span<const uint8_t> pos_file,
+PostingsCursor::PostingsCursor(std::span<const uint8_t> doc_file, std::span<const uint8_t> pos_file,
                            const TermStats& stats, const FieldType& type)
     : doc_begin_(doc_file.data()),
       doc_end_(doc_file.data() + doc_file.size()),
@@ -231,7 +231,7 @@ PostingsEnum::PostingsEnum(std::span<const uint8_t> doc_file, std::span<const ui
   }
 }
 
-bool PostingsEnum::Fail(const char* what) {
+bool PostingsCursor::Fail(const char* what) {
   if (status_.ok()) status_ = absl::DataLossError(absl::StrCat("corrupt postings: ", what));
   doc_ = kNoMoreDocs;
   docs_left_ = 0;
@@ -239,7 +239,7 @@ bool PostingsEnum::Fail(const char* what) {
   return false;
 }
 
-bool PostingsEnum::ReadSkipHeader(uint32_t* last_delta, uint32_t* bytes, uint32_t* freq_sum,
+bool PostingsCursor::ReadSkipHeader(uint32_t* last_delta, uint32_t* bytes, uint32_t* freq_sum,
                                   uint32_t* pos_fp_delta) {
   uint64_t fs = 0;
   uint64_t fp = 0;
@@ -259,7 +259,7 @@ bool PostingsEnum::ReadSkipHeader(uint32_t* last_delta, uint32_t* bytes, uint32_
 }
 
 // Loads the next doc block (or the tail, or the singleton) into the buffer.
-bool PostingsEnum::LoadDocBlock() {
+bool PostingsCursor::LoadDocBlock() {
   pos_base_ += block_freq_total_;
   block_freq_total_ = 0;
   buf_i_ = 0;
@@ -325,7 +325,7 @@ bool PostingsEnum::LoadDocBlock() {
   return true;
 }
 
-bool PostingsEnum::NextDoc() {
+bool PostingsCursor::NextDoc() {
   if (!status_.ok() || doc_ == kNoMoreDocs) return false;
   if (buf_n_ > 0 && buf_i_ + 1 < buf_n_) {
     doc_pos_start_ += freqs_[buf_i_];
@@ -340,14 +340,14 @@ bool PostingsEnum::NextDoc() {
   return true;
 }
 
-void PostingsEnum::set_skip_prefetch(IndexInput* doc_input) {
+void PostingsCursor::set_skip_prefetch(IndexInput* doc_input) {
   const bool same_file = doc_input != nullptr && doc_input->file_offset() == 0 &&
                          doc_input->bytes().data() == doc_begin_ &&
                          doc_input->length() >= static_cast<uint64_t>(doc_end_ - doc_begin_);
   skip_prefetch_ = same_file ? doc_input : nullptr;
 }
 
-void PostingsEnum::SkipPrefetch(const uint8_t* walk_start, uint32_t walked) {
+void PostingsCursor::SkipPrefetch(const uint8_t* walk_start, uint32_t walked) {
   // No further than this term's remaining full blocks, estimated from the
   // bytes per block walked so far (+25%): other terms' postings are not
   // wanted.
@@ -370,7 +370,7 @@ void PostingsEnum::SkipPrefetch(const uint8_t* walk_start, uint32_t walked) {
                                                : doc_end_;
 }
 
-bool PostingsEnum::Advance(uint32_t target) {
+bool PostingsCursor::Advance(uint32_t target) {
   if (!status_.ok() || doc_ == kNoMoreDocs) return false;
   if (buf_n_ > 0 && doc_ >= target && started_) return true;
   uint32_t walked = 0;  // blocks skipped by this call, from walk_start
@@ -435,7 +435,7 @@ bool PostingsEnum::Advance(uint32_t target) {
   }
 }
 
-bool PostingsEnum::SkipPosBlock() {
+bool PostingsCursor::SkipPosBlock() {
   const uint8_t* p = pos_ptr_;
   if (!SkipForBlock(&p, pos_end_)) return Fail("bad position block");
   if (has_payloads_) {
@@ -454,7 +454,7 @@ bool PostingsEnum::SkipPosBlock() {
   return true;
 }
 
-bool PostingsEnum::DecodePosBlock() {
+bool PostingsCursor::DecodePosBlock() {
   const uint64_t full_blocks = stats_.total_term_freq / kForBlockSize;
   const uint8_t* p = pos_ptr_;
   if (ptr_block_ < full_blocks) {
@@ -515,7 +515,7 @@ bool PostingsEnum::DecodePosBlock() {
   return true;
 }
 
-bool PostingsEnum::SeekPosition(uint64_t index) {
+bool PostingsCursor::SeekPosition(uint64_t index) {
   const uint64_t block = index / kForBlockSize;
   if (decoded_block_ == static_cast<int64_t>(block)) return true;
   if (pos_ptr_ == nullptr || block < ptr_block_) return Fail("positions out of order");
@@ -525,7 +525,7 @@ bool PostingsEnum::SeekPosition(uint64_t index) {
   return DecodePosBlock();
 }
 
-bool PostingsEnum::NextPosition() {
+bool PostingsCursor::NextPosition() {
   if (!status_.ok() || !has_positions_ || doc_ == kNoMoreDocs || pos_read_ >= freq_) {
     return false;
   }

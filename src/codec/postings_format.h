@@ -166,12 +166,12 @@ class PostingsWriter {
 
 // Iterates one term's postings. Reads are bounds-checked against the spans;
 // corrupt data ends the iteration with a DataLoss status().
-class PostingsEnum {
+class PostingsCursor {
  public:
   static constexpr uint32_t kNoMoreDocs = UINT32_MAX;
 
   // `doc_file` / `pos_file`: the whole .doc / .pos files.
-  PostingsEnum(std::span<const uint8_t> doc_file, std::span<const uint8_t> pos_file,
+  PostingsCursor(std::span<const uint8_t> doc_file, std::span<const uint8_t> pos_file,
                const TermStats& stats, const FieldType& type);
 
   // Moves to the next doc; false at the end or on error (see status()).

@@ -79,11 +79,11 @@ const FieldInfo* SegmentReader::FieldByName(std::string_view name) const {
   return nullptr;
 }
 
-PostingsEnum SegmentReader::Postings(uint32_t field, const TermStats& stats) const {
+PostingsCursor SegmentReader::Postings(uint32_t field, const TermStats& stats) const {
   // Spans exclude the footer so a corrupt offset cannot read into it.
   std::span<const uint8_t> doc = doc_->bytes();
   std::span<const uint8_t> pos = pos_->bytes();
-  return PostingsEnum(doc.first(doc.size() - kFooterLength), pos.first(pos.size() - kFooterLength),
+  return PostingsCursor(doc.first(doc.size() - kFooterLength), pos.first(pos.size() - kFooterLength),
                       stats, fields_[field].type);
 }
 

@@ -44,7 +44,7 @@ class SegmentReader {
   const TermDictReader* Terms(uint32_t field) const { return terms_->Field(field); }
   const FieldTermsStats* TermsStats(uint32_t field) const { return terms_->Stats(field); }
   // Postings of the term whose dictionary entry is `stats`.
-  PostingsEnum Postings(uint32_t field, const TermStats& stats) const;
+  PostingsCursor Postings(uint32_t field, const TermStats& stats) const;
 
   uint8_t Norm(uint32_t field, uint32_t doc) const { return norms_->Get(field, doc); }
   bool HasNorms(uint32_t field) const { return norms_->HasNorms(field); }

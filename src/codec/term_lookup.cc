@@ -172,8 +172,8 @@ absl::StatusOr<std::vector<std::optional<TermStats>>> TermLookup::Lookup(
   return SeekAndPrefetch(field, terms);
 }
 
-PostingsEnum TermLookup::Postings(uint32_t field, const TermStats& stats, bool skip_prefetch) {
-  PostingsEnum postings = segment_->Postings(field, stats);
+PostingsCursor TermLookup::Postings(uint32_t field, const TermStats& stats, bool skip_prefetch) {
+  PostingsCursor postings = segment_->Postings(field, stats);
   if (skip_prefetch && doc_.prefetch_policy() != PrefetchPolicy::kOff) {
     postings.set_skip_prefetch(&doc_);
   }

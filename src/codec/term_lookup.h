@@ -100,7 +100,7 @@ class TermLookup {
   // prefetch going through this lookup's .doc input when `skip_prefetch`
   // and the policy is not kOff. REQUIRES: `field` is a field of the segment
   // and `stats` came from its dictionary.
-  PostingsEnum Postings(uint32_t field, const TermStats& stats, bool skip_prefetch = true);
+  PostingsCursor Postings(uint32_t field, const TermStats& stats, bool skip_prefetch = true);
 
   // Changes the policy of the three inputs (and restarts kBackoff's counter).
   void set_prefetch_policy(PrefetchPolicy policy);

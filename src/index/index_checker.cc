@@ -107,7 +107,7 @@ class Checker {
       previous.assign(term);
       ++terms;
       const TermStats& ts = cursor.stats();
-      PostingsEnum it = seg.Postings(field.number, ts);
+      PostingsCursor it = seg.Postings(field.number, ts);
       uint64_t df = 0, ttf = 0;
       int64_t last_doc = -1;
       while (it.NextDoc()) {
@@ -194,7 +194,7 @@ class Checker {
                                absl::CEscape(t.term), "\" is not in the term dictionary"));
           continue;
         }
-        PostingsEnum it = seg.Postings(f.field_number, cursor.stats());
+        PostingsCursor it = seg.Postings(f.field_number, cursor.stats());
         if (!it.Advance(doc) || it.doc() != doc) {
           Problem(absl::StrCat(seg.info().name, ": doc ", doc, " vector term \"",
                                absl::CEscape(t.term), "\" has no posting for the doc"));

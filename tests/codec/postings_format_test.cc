@@ -1,4 +1,4 @@
-// Tests of the postings files (PostingsWriter, PostingsEnum, TermsReader)
+// Tests of the postings files (PostingsWriter, PostingsCursor, TermsReader)
 // against a std::map model: random terms with random postings for every
 // index option, read back by NextDoc and by Advance (which must skip blocks
 // by their headers), positions read for some docs and not others; and
@@ -145,7 +145,7 @@ TEST(PostingsFormatTest, RoundTripsEveryOptionAndSkipsBlocks) {
       ASSERT_TRUE(found.ok() && *found) << term;
       EXPECT_EQ(cursor.stats().doc_freq, docs.size());
       // Full iteration, reading positions of every other doc.
-      PostingsEnum e(Body(*doc_in), Body(*pos_in), cursor.stats(), info.type);
+      PostingsCursor e(Body(*doc_in), Body(*pos_in), cursor.stats(), info.type);
       for (size_t i = 0; i < docs.size(); ++i) {
         ASSERT_TRUE(e.NextDoc()) << e.status();
         ASSERT_EQ(e.doc(), docs[i].doc);
@@ -167,7 +167,7 @@ TEST(PostingsFormatTest, RoundTripsEveryOptionAndSkipsBlocks) {
       ASSERT_FALSE(e.NextDoc());
       ASSERT_TRUE(e.status().ok()) << e.status();
       // Advance to random targets, then check the positions there.
-      PostingsEnum a(Body(*doc_in), Body(*pos_in), cursor.stats(), info.type);
+      PostingsCursor a(Body(*doc_in), Body(*pos_in), cursor.stats(), info.type);
       size_t at = 0;
       while (at < docs.size()) {
         const uint32_t target =
@@ -224,7 +224,7 @@ TEST(PostingsFormatTest, DamagedPostingsNeverCrash) {
       target.resize(rng.Uniform(target.size()));
     }
     for (const TermStats& stats : all) {
-      PostingsEnum e(d, p, stats, type);
+      PostingsCursor e(d, p, stats, type);
       uint64_t steps = 0;
       while (steps++ < 100000 && (rng.Bernoulli(0.5) ? e.NextDoc() : e.Advance(e.doc() + 3))) {
         while (e.NextPosition()) {

@@ -1,4 +1,4 @@
-// TermLookup (batched term lookups with prefetch) and PostingsEnum's skip
+// TermLookup (batched term lookups with prefetch) and PostingsCursor's skip
 // prefetch: every policy gives exactly what plain SeekExact calls and plain
 // postings iteration give, on random batches that mix present terms, absent
 // terms, the dictionary's first and last terms (the ends of the .tim data)
@@ -112,7 +112,7 @@ class TermLookupPrefetchTest : public ::testing::Test {
   }
 
   // Every doc, freq and position (with offsets) of a postings list.
-  static std::vector<uint64_t> Drain(PostingsEnum postings, bool positions) {
+  static std::vector<uint64_t> Drain(PostingsCursor postings, bool positions) {
     std::vector<uint64_t> out;
     while (postings.NextDoc()) {
       out.push_back(postings.doc());
@@ -269,8 +269,8 @@ TEST_F(TermLookupPrefetchTest, PostingsReadTheSameWithSkipPrefetch) {
                   Drain(segment().Postings(field, stats), positions))
             << name << " " << terms[i];
         // Advance to random increasing targets, against NextDoc.
-        PostingsEnum fast = lookup.Postings(field, stats);
-        PostingsEnum slow = segment().Postings(field, stats);
+        PostingsCursor fast = lookup.Postings(field, stats);
+        PostingsCursor slow = segment().Postings(field, stats);
         bool slow_on = slow.NextDoc();
         for (bool first = true;; first = false) {
           // Always past the current doc, whose first position was read.
@@ -306,11 +306,11 @@ TEST_F(TermLookupPrefetchTest, LongAdvancesPrefetchAheadOfTheHeaderWalk) {
     auto found = lookup.Lookup(field, terms);
     ASSERT_TRUE(found.ok() && (*found)[0].has_value());
     const TermStats stats = *(*found)[0];
-    ASSERT_GT(stats.doc_freq, 128u * (PostingsEnum::kSkipPrefetchAfter + 2));
+    ASSERT_GT(stats.doc_freq, 128u * (PostingsCursor::kSkipPrefetchAfter + 2));
     const uint64_t before = lookup.doc_prefetch_stats().calls;
-    PostingsEnum postings = lookup.Postings(field, stats);
+    PostingsCursor postings = lookup.Postings(field, stats);
     ASSERT_TRUE(postings.Advance(2990));  // walks past more than 8 blocks
-    EXPECT_GE(postings.blocks_skipped(), PostingsEnum::kSkipPrefetchAfter);
+    EXPECT_GE(postings.blocks_skipped(), PostingsCursor::kSkipPrefetchAfter);
     const uint64_t skip_calls = lookup.doc_prefetch_stats().calls - before;
     if (policy == PrefetchPolicy::kOff) {
       EXPECT_EQ(skip_calls, 0u);
@@ -318,12 +318,12 @@ TEST_F(TermLookupPrefetchTest, LongAdvancesPrefetchAheadOfTheHeaderWalk) {
       EXPECT_GE(skip_calls, 1u);
     }
     // A short advance (within a few blocks) never prefetches.
-    PostingsEnum short_walk = lookup.Postings(field, stats);
+    PostingsCursor short_walk = lookup.Postings(field, stats);
     const uint64_t before_short = lookup.doc_prefetch_stats().calls;
     ASSERT_TRUE(short_walk.Advance(300));
     EXPECT_EQ(lookup.doc_prefetch_stats().calls, before_short);
     // Without skip prefetch, never.
-    PostingsEnum plain = lookup.Postings(field, stats, /*skip_prefetch=*/false);
+    PostingsCursor plain = lookup.Postings(field, stats, /*skip_prefetch=*/false);
     const uint64_t before_plain = lookup.doc_prefetch_stats().calls;
     ASSERT_TRUE(plain.Advance(2990));
     EXPECT_EQ(lookup.doc_prefetch_stats().calls, before_plain);

@@ -30,7 +30,7 @@ int DumpTerm(const CommitReader& reader, const std::string& field, const std::st
     if (!*found) continue;
     doc_freq += cursor.stats().doc_freq;
     total_term_freq += cursor.stats().total_term_freq;
-    PostingsEnum it = seg.Postings(f->number, cursor.stats());
+    PostingsCursor it = seg.Postings(f->number, cursor.stats());
     while (shown < limit && it.NextDoc()) {
       absl::StrAppend(&lines, "  doc ", reader.doc_base(s) + it.doc(), " freq ", it.freq());
       if (HasPositions(f->type.index_options)) {
