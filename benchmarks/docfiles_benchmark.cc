@@ -72,12 +72,12 @@ const Corpus& GetCorpus() {
     }
     for (uint32_t i = 0; i < chain.num_docs(); ++i) {
       std::vector<TermVectorFieldData> fields;
-      for (const TermVectorField& f : chain.TermVectors(i)) {
+      for (const BufferedVectorField& f : chain.TermVectors(i)) {
         TermVectorFieldData out;
         out.field_number = f.field_number;
         out.has_positions = schema.body_type().term_vector_positions;
         out.has_offsets = schema.body_type().term_vector_offsets;
-        for (const TermVectorTerm& t : f.terms) {
+        for (const BufferedVectorTerm& t : f.terms) {
           out.terms.push_back({std::string(t.term), t.freq, t.positions, t.start_offsets,
                                t.end_offsets, t.payloads});
         }

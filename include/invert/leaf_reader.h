@@ -61,8 +61,8 @@ class INVERT_EXPORT LeafReader {
   // One term's postings (TermsEnum::Postings), or null when the segment
   // does not have the term.
   virtual absl::StatusOr<std::unique_ptr<PostingsEnum>> Postings(std::string_view field,
-                                                                std::string_view term,
-                                                                uint32_t flags) const = 0;
+                                                                 std::string_view term,
+                                                                 uint32_t flags) const = 0;
 
   // The norm byte of `doc` in `field`: the field's length in the document,
   // encoded as docs/format.md says (0: the document has no value of the

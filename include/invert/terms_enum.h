@@ -9,10 +9,11 @@
 //     use((*terms)->term(), (*terms)->doc_freq());
 //   }
 //
-// A new TermsEnum is unpositioned: Next() moves to the first term, a seek to
-// any term. After Next() returned false, or SeekExact false, or SeekCeil
-// kEnd, the enum is unpositioned again (term() and the stats must not be
-// read) until the next seek.
+// Positions: a new TermsEnum stands before the first term (Next() moves to
+// it). At the end (Next() returned false, or SeekCeil kEnd) Next() keeps
+// returning false. After SeekExact returned false the enum is unpositioned:
+// Next() fails with kFailedPrecondition until a seek. Off a term, term() is
+// empty, the statistics are 0 and Postings() is kFailedPrecondition.
 //
 // Errors: a damaged dictionary gives kDataLoss naming the segment, never a
 // crash or a read out of bounds.

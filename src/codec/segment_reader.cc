@@ -28,17 +28,20 @@ absl::StatusOr<std::unique_ptr<SegmentReader>> SegmentReader::Open(Directory* di
                                                                    std::string_view segment,
                                                                    const SegmentId& id) {
   std::unique_ptr<SegmentReader> r(new SegmentReader());
-  r->dir_ = dir;
   absl::StatusOr<SegmentInfo> info = ReadSegmentInfo(dir, segment, id);
   if (!info.ok()) return info.status();
   r->info_ = std::move(*info);
+  // Every file is opened (mapped) now and kept: the reader reads and
+  // verifies these mappings, never the names again, so a writer deleting
+  // the files later does not disturb it.
   for (const SegmentFile& f : r->info_.files) {
-    absl::StatusOr<uint64_t> length = dir->FileLength(f.name);
-    if (!length.ok()) return length.status();
-    if (*length != f.length) {
+    absl::StatusOr<IndexInput> in = dir->OpenInput(f.name);
+    if (!in.ok()) return in.status();
+    if (in->length() != f.length) {
       return absl::DataLossError(
-          absl::StrCat(f.name, " is ", *length, " bytes; the segment info says ", f.length));
+          absl::StrCat(f.name, " is ", in->length(), " bytes; the segment info says ", f.length));
     }
+    r->files_.push_back(std::move(*in));
   }
   absl::StatusOr<std::vector<FieldInfo>> fields = ReadFieldInfos(dir, segment, id);
   if (!fields.ok()) return fields.status();
@@ -83,8 +86,8 @@ PostingsCursor SegmentReader::Postings(uint32_t field, const TermStats& stats) c
   // Spans exclude the footer so a corrupt offset cannot read into it.
   std::span<const uint8_t> doc = doc_->bytes();
   std::span<const uint8_t> pos = pos_->bytes();
-  return PostingsCursor(doc.first(doc.size() - kFooterLength), pos.first(pos.size() - kFooterLength),
-                      stats, fields_[field].type);
+  return PostingsCursor(doc.first(doc.size() - kFooterLength),
+                        pos.first(pos.size() - kFooterLength), stats, fields_[field].type);
 }
 
 void SegmentReader::SetPrefetchPolicy(PrefetchPolicy policy) {
@@ -109,10 +112,9 @@ SegmentReader::DocFilesPrefetchStats SegmentReader::doc_files_prefetch_stats() c
 }
 
 absl::Status SegmentReader::CheckIntegrity() const {
-  for (const SegmentFile& f : info_.files) {
-    absl::StatusOr<IndexInput> in = dir_->OpenInput(f.name);
-    if (!in.ok()) return in.status();
-    absl::StatusOr<uint64_t> checksum = VerifyChecksum(*in);
+  for (size_t i = 0; i < info_.files.size(); ++i) {
+    const SegmentFile& f = info_.files[i];
+    absl::StatusOr<uint64_t> checksum = VerifyChecksum(files_[i]);
     if (!checksum.ok()) {
       return absl::DataLossError(absl::StrCat(f.name, ": ", checksum.status().message()));
     }

@@ -1,8 +1,9 @@
 // SegmentReader: one flushed segment opened for reading. Every file is
-// memory-mapped; opening checks every header, footer structure and the
-// segment info's file list (names, lengths); CheckIntegrity() also verifies
-// every checksum. All reads are bounds-checked: a damaged segment yields
-// errors, never a crash.
+// memory-mapped once, by Open(), and read only through those mappings (so
+// the files may be deleted under an open reader). Opening checks every
+// header, footer structure and the segment info's file list (names,
+// lengths); CheckIntegrity() also verifies every checksum. All reads are
+// bounds-checked: a damaged segment yields errors, never a crash.
 //
 // Thread safety: after Open() a SegmentReader may be shared by threads; the
 // cursors and enums it hands out are used by one thread each.
@@ -106,8 +107,8 @@ class SegmentReader {
  private:
   SegmentReader() = default;
 
-  Directory* dir_ = nullptr;
   SegmentInfo info_;
+  std::vector<IndexInput> files_;  // info_.files[i], opened by Open()
   std::vector<FieldInfo> fields_;
   std::unique_ptr<TermsReader> terms_;
   std::optional<IndexInput> doc_;

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "store/index_input.h"
+#include "util/absl_compat.h"
 
 namespace invert {
 
@@ -20,76 +21,100 @@ absl::StatusOr<std::unique_ptr<CommitReader>> CommitReader::Open(
   return reader;
 }
 
-namespace {
-
-// Opens every segment `commit` lists into *r.
-absl::Status OpenSegments(Directory* dir, const CommitPoint& commit, CommitReader* r,
-                          std::vector<std::unique_ptr<SegmentReader>>* segments) {
-  (void)r;
-  for (const CommitSegment& s : commit.segments) {
-    absl::StatusOr<std::unique_ptr<SegmentReader>> segment = SegmentReader::Open(dir, s.name, s.id);
-    if (!segment.ok()) {
-      return absl::Status(segment.status().code(),
-                          absl::StrCat("segment ", s.name, ": ", segment.status().message()));
-    }
-    if ((*segment)->doc_count() != s.doc_count) {
-      return absl::DataLossError(absl::StrCat("segment ", s.name, " has ", (*segment)->doc_count(),
-                                              " documents; the commit says ", s.doc_count));
-    }
-    absl::StatusOr<IndexInput> si = dir->OpenInput(s.name + ".si");
-    if (!si.ok()) return si.status();
-    absl::StatusOr<uint64_t> checksum = ReadFooterChecksum(*si);
-    if (!checksum.ok()) return checksum.status();
-    if (*checksum != s.si_checksum) {
-      return absl::DataLossError(
-          absl::StrCat("segment ", s.name, ": its .si is not the one the commit recorded"));
-    }
-    segments->push_back(std::move(*segment));
+absl::StatusOr<std::unique_ptr<SegmentReader>> OpenCommitSegment(Directory* dir,
+                                                                 const CommitSegment& s) {
+  absl::StatusOr<std::unique_ptr<SegmentReader>> segment = SegmentReader::Open(dir, s.name, s.id);
+  if (!segment.ok()) {
+    return absl::Status(segment.status().code(),
+                        absl::StrCat("segment ", s.name, ": ", segment.status().message()));
   }
-  return absl::OkStatus();
+  if ((*segment)->doc_count() != s.doc_count) {
+    return absl::DataLossError(absl::StrCat("segment ", s.name, " has ", (*segment)->doc_count(),
+                                            " documents; the commit says ", s.doc_count));
+  }
+  absl::StatusOr<IndexInput> si = dir->OpenInput(s.name + ".si");
+  if (!si.ok()) return si.status();
+  absl::StatusOr<uint64_t> checksum = ReadFooterChecksum(*si);
+  if (!checksum.ok()) return checksum.status();
+  if (*checksum != s.si_checksum) {
+    return absl::DataLossError(
+        absl::StrCat("segment ", s.name, ": its .si is not the one the commit recorded"));
+  }
+  return segment;
 }
 
-}  // namespace
-
-absl::StatusOr<std::unique_ptr<CommitReader>> CommitReader::Open(
-    Directory* dir, const CommitReaderOptions& options) {
+absl::StatusOr<OpenedCommit> OpenCommitAndSegments(Directory* dir, uint64_t generation,
+                                                   bool recover, const SegmentReuse& reuse) {
   constexpr int kMaxAttempts = 100;
   absl::Status error;
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
-    absl::StatusOr<NewestCommit> newest = ReadNewestCommit(dir, options.recover);
-    if (!newest.ok()) return newest.status();
-    std::unique_ptr<CommitReader> r(new CommitReader());
-    r->dir_ = dir;
-    r->commit_ = std::move(newest->commit);
-    for (const SkippedCommit& s : newest->skipped) {
-      r->skipped_.push_back(absl::StrCat(s.file, ": ", s.cause.message()));
+    OpenedCommit opened;
+    if (generation == 0) {
+      absl::StatusOr<NewestCommit> newest = ReadNewestCommit(dir, recover);
+      if (!newest.ok()) return newest.status();
+      opened.found = std::move(*newest);
+    } else {
+      const std::string name = absl::StrCat(Sv(kCommitPrefix), generation);
+      absl::StatusOr<CommitPoint> commit = ReadCommit(dir, name);
+      if (!commit.ok()) return commit.status();
+      opened.found.commit = std::move(*commit);
     }
-    r->foreign_ = std::move(newest->foreign);
-    error = OpenSegments(dir, r->commit_, r.get(), &r->segments_);
-    if (error.ok()) {
-      for (const CommitSegment& s : r->commit_.segments) {
-        r->bases_.push_back(r->doc_count_);
-        r->doc_count_ += s.doc_count;
+    error = absl::OkStatus();
+    for (const CommitSegment& s : opened.found.commit.segments) {
+      std::shared_ptr<SegmentReader> segment = reuse ? reuse(s) : nullptr;
+      if (segment == nullptr) {
+        absl::StatusOr<std::unique_ptr<SegmentReader>> fresh = OpenCommitSegment(dir, s);
+        if (!fresh.ok()) {
+          error = fresh.status();
+          break;
+        }
+        segment = std::move(*fresh);
       }
-      return r;
+      opened.segments.push_back(std::move(segment));
     }
+    if (error.ok()) return opened;
     if (!absl::IsNotFound(error)) return error;
+    if (generation != 0) {
+      return absl::NotFoundError(
+          absl::StrCat(error.message(), " (commit ", generation,
+                       " is no longer complete: a writer keeps only its newest commits)"));
+    }
     // A file of the commit is gone: if a newer commit replaced this one
     // (and its writer deleted what only the old one used), follow it.
-    absl::StatusOr<NewestCommit> now = ReadNewestCommit(dir, options.recover);
-    if (!now.ok() || now->commit.generation == r->commit_.generation) return error;
+    absl::StatusOr<NewestCommit> now = ReadNewestCommit(dir, recover);
+    if (!now.ok() || now->commit.generation == opened.found.commit.generation) return error;
   }
   return absl::UnavailableError(absl::StrCat("the index in ", dir->DebugString(),
                                              " kept changing while being opened (", kMaxAttempts,
                                              " attempts): ", error.message()));
 }
 
+absl::StatusOr<std::unique_ptr<CommitReader>> CommitReader::Open(
+    Directory* dir, const CommitReaderOptions& options) {
+  absl::StatusOr<OpenedCommit> opened =
+      OpenCommitAndSegments(dir, /*generation=*/0, options.recover, nullptr);
+  if (!opened.ok()) return opened.status();
+  std::unique_ptr<CommitReader> r(new CommitReader());
+  r->dir_ = dir;
+  r->commit_ = std::move(opened->found.commit);
+  for (const SkippedCommit& s : opened->found.skipped) {
+    r->skipped_.push_back(absl::StrCat(s.file, ": ", s.cause.message()));
+  }
+  r->foreign_ = std::move(opened->found.foreign);
+  r->segments_ = std::move(opened->segments);
+  for (const CommitSegment& s : r->commit_.segments) {
+    r->bases_.push_back(r->doc_count_);
+    r->doc_count_ += s.doc_count;
+  }
+  return r;
+}
+
 void CommitReader::SetPrefetchPolicy(PrefetchPolicy policy) {
-  for (std::unique_ptr<SegmentReader>& segment : segments_) segment->SetPrefetchPolicy(policy);
+  for (std::shared_ptr<SegmentReader>& segment : segments_) segment->SetPrefetchPolicy(policy);
 }
 
 absl::Status CommitReader::SetReadAdvice(ReadAdvice advice) const {
-  for (const std::unique_ptr<SegmentReader>& segment : segments_) {
+  for (const std::shared_ptr<SegmentReader>& segment : segments_) {
     if (absl::Status s = segment->SetReadAdvice(advice); !s.ok()) return s;
   }
   return absl::OkStatus();
@@ -107,7 +132,7 @@ void Add(const PrefetchStats& from, PrefetchStats* to) {
 
 SegmentReader::DocFilesPrefetchStats CommitReader::doc_files_prefetch_stats() const {
   SegmentReader::DocFilesPrefetchStats total;
-  for (const std::unique_ptr<SegmentReader>& segment : segments_) {
+  for (const std::shared_ptr<SegmentReader>& segment : segments_) {
     const SegmentReader::DocFilesPrefetchStats s = segment->doc_files_prefetch_stats();
     Add(s.stored, &total.stored);
     Add(s.vectors, &total.vectors);

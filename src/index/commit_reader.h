@@ -11,6 +11,7 @@
 #define INVERT_INDEX_COMMIT_READER_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -100,12 +101,36 @@ class CommitReader {
   CommitPoint commit_;
   std::vector<std::string> skipped_;
   std::vector<std::string> foreign_;
-  std::vector<std::unique_ptr<SegmentReader>> segments_;
+  std::vector<std::shared_ptr<SegmentReader>> segments_;
   std::vector<uint64_t> bases_;
   uint64_t doc_count_ = 0;
 };
 
-// K term lookups over every segment of an CommitReader, with the I/O of all
+// Opens segment `s` of a commit and checks that it is the one the commit
+// recorded (its document count and the checksum of its .si). Errors name the
+// segment.
+absl::StatusOr<std::unique_ptr<SegmentReader>> OpenCommitSegment(Directory* dir,
+                                                                 const CommitSegment& s);
+
+// A commit point and its segments, opened.
+struct OpenedCommit {
+  NewestCommit found;  // skipped/foreign stay empty for a given generation
+  std::vector<std::shared_ptr<SegmentReader>> segments;  // one per commit segment
+};
+// Returns an already open reader of segment `s` (same name and id), or null
+// to have it opened.
+using SegmentReuse = std::function<std::shared_ptr<SegmentReader>(const CommitSegment& s)>;
+
+// Reads commit point `generation` (0: the newest, falling back past
+// unreadable ones with `recover`) and opens every segment it lists (those
+// `reuse` does not return). When a file of the newest commit disappears
+// while being opened, a concurrent writer replaced the commit: the newer one
+// is opened instead (up to 100 times). A given generation whose files are
+// gone is kNotFound.
+absl::StatusOr<OpenedCommit> OpenCommitAndSegments(Directory* dir, uint64_t generation,
+                                                   bool recover, const SegmentReuse& reuse);
+
+// K term lookups over every segment of a CommitReader, with the I/O of all
 // segments overlapped: first every segment's dictionary blocks are
 // prefetched (TermLookup::PrefetchBlocks), then each segment seeks and
 // prefetches the postings of what it found (TermLookup::SeekAndPrefetch).

@@ -499,7 +499,8 @@ IndexingChain::Growth IndexingChain::EstimateGrowth(bool exact_terms) {
     }
   }
   int64_t stored = 10;
-  for (const StoredValue& v : stored_scratch_) stored += static_cast<int64_t>(v.value.size()) + 10;
+  for (const BufferedStoredValue& v : stored_scratch_)
+    stored += static_cast<int64_t>(v.value.size()) + 10;
   g.arrays += stored + 16;
   g.jumps += static_cast<int64_t>(
       ArrayGrowth(stored_bytes_.capacity(), stored_bytes_.size() + stored) +
@@ -561,7 +562,7 @@ void IndexingChain::Invert() {
 
   stored_starts_.PushBack(stored_bytes_.size());
   AppendVInt(&stored_bytes_, stored_scratch_.size());
-  for (const StoredValue& v : stored_scratch_) {
+  for (const BufferedStoredValue& v : stored_scratch_) {
     AppendVInt(&stored_bytes_, v.field_number);
     AppendVInt(&stored_bytes_, v.value.size());
     stored_bytes_.Append(reinterpret_cast<const uint8_t*>(v.value.data()), v.value.size());
@@ -636,7 +637,7 @@ int64_t IndexingChain::ScratchBytesNow() const {
   bytes += doc_field_index_.capacity() * sizeof(int32_t);
   bytes += inverted_.capacity() * sizeof(InvertedToken);
   bytes += term_ids_.capacity() * sizeof(uint32_t);
-  bytes += stored_scratch_.capacity() * sizeof(StoredValue);
+  bytes += stored_scratch_.capacity() * sizeof(BufferedStoredValue);
   bytes += new_fields_.capacity() * sizeof(IndexSchema::NewField);
   bytes += term_hashes_.capacity() * sizeof(std::pair<uint64_t, size_t>);
   return static_cast<int64_t>(bytes);
@@ -655,7 +656,7 @@ void IndexingChain::ReleaseScratch() noexcept {
   tokens_.Release();
   std::vector<InvertedToken>().swap(inverted_);
   std::vector<uint32_t>().swap(term_ids_);
-  std::vector<StoredValue>().swap(stored_scratch_);
+  std::vector<BufferedStoredValue>().swap(stored_scratch_);
   std::vector<IndexSchema::NewField>().swap(new_fields_);
   std::vector<std::pair<uint64_t, size_t>>().swap(term_hashes_);
 }
@@ -764,8 +765,8 @@ std::pair<uint64_t, uint64_t> DocRange(const CountedArray<uint64_t>& starts, uin
 
 }  // namespace
 
-std::vector<StoredValue> IndexingChain::StoredFields(uint32_t doc) const {
-  std::vector<StoredValue> out;
+std::vector<BufferedStoredValue> IndexingChain::StoredFields(uint32_t doc) const {
+  std::vector<BufferedStoredValue> out;
   if (doc >= num_docs_) return out;
   const auto [begin, end] = DocRange(stored_starts_, stored_bytes_.size(), doc);
   Cursor c(stored_bytes_.data() + begin, stored_bytes_.data() + end);
@@ -784,20 +785,20 @@ std::string_view IndexingChain::RawTermVectors(uint32_t doc) const {
   return {reinterpret_cast<const char*>(vector_bytes_.data() + begin), end - begin};
 }
 
-std::vector<TermVectorField> IndexingChain::TermVectors(uint32_t doc) const {
-  std::vector<TermVectorField> out;
+std::vector<BufferedVectorField> IndexingChain::TermVectors(uint32_t doc) const {
+  std::vector<BufferedVectorField> out;
   const std::string_view raw = RawTermVectors(doc);
   if (raw.empty()) return out;
   const uint8_t* base = reinterpret_cast<const uint8_t*>(raw.data());
   Cursor c(base, base + raw.size());
   const uint64_t field_count = c.VInt();
   for (uint64_t f = 0; f < field_count; ++f) {
-    TermVectorField field;
+    BufferedVectorField field;
     field.field_number = static_cast<uint32_t>(c.VInt());
     const FieldType& type = field_infos_[field.field_number].type;
     const uint64_t term_count = c.VInt();
     for (uint64_t t = 0; t < term_count; ++t) {
-      TermVectorTerm term;
+      BufferedVectorTerm term;
       term.term = BytesRefHash::TermAt(term_pool(), static_cast<uint32_t>(c.VInt()));
       term.freq = static_cast<uint32_t>(c.VInt());
       if (type.term_vector_positions) {
@@ -872,12 +873,12 @@ std::string IndexingChain::DebugDump() const {
   }
   for (uint32_t doc = 0; doc < num_docs_; ++doc) {
     absl::StrAppend(&out, "doc ", doc, "\n");
-    for (const StoredValue& v : StoredFields(doc)) {
+    for (const BufferedStoredValue& v : StoredFields(doc)) {
       absl::StrAppend(&out, "  stored ", v.field_number, " \"", absl::CEscape(Sv(v.value)), "\"\n");
     }
-    for (const TermVectorField& f : TermVectors(doc)) {
+    for (const BufferedVectorField& f : TermVectors(doc)) {
       absl::StrAppend(&out, "  vector ", f.field_number, "\n");
-      for (const TermVectorTerm& term : f.terms) {
+      for (const BufferedVectorTerm& term : f.terms) {
         absl::StrAppend(&out, "    \"", absl::CEscape(Sv(term.term)), "\" ", term.freq);
         for (size_t i = 0; i < term.positions.size(); ++i)
           absl::StrAppend(&out, " p", term.positions[i]);

@@ -108,7 +108,7 @@ struct IndexingChainOptions {
 };
 
 // One document's term vector for one field, decoded.
-struct TermVectorTerm {
+struct BufferedVectorTerm {
   std::string_view term;
   uint32_t freq;
   std::vector<uint32_t> positions;      // empty unless positions are recorded
@@ -116,12 +116,12 @@ struct TermVectorTerm {
   std::vector<uint32_t> end_offsets;
   std::vector<std::string> payloads;  // empty unless payloads are recorded
 };
-struct TermVectorField {
+struct BufferedVectorField {
   uint32_t field_number;
-  std::vector<TermVectorTerm> terms;  // in term byte order
+  std::vector<BufferedVectorTerm> terms;  // in term byte order
 };
 
-struct StoredValue {
+struct BufferedStoredValue {
   uint32_t field_number;
   std::string_view value;
 };
@@ -209,9 +209,9 @@ class IndexingChain {
   // Norm byte of field `number` in document `doc` (0 if absent or no norms).
   uint8_t norm(uint32_t number, uint32_t doc) const;
   // Stored values of `doc`, in document order.
-  std::vector<StoredValue> StoredFields(uint32_t doc) const;
+  std::vector<BufferedStoredValue> StoredFields(uint32_t doc) const;
   // Term vectors of `doc`, by field number.
-  std::vector<TermVectorField> TermVectors(uint32_t doc) const;
+  std::vector<BufferedVectorField> TermVectors(uint32_t doc) const;
   // Raw serialized term vectors of `doc` (format in
   // term_vectors_writer_per_field.h); terms are entry addresses into
   // term_pool().
@@ -283,7 +283,7 @@ class IndexingChain {
   TokenBuffer tokens_;
   std::vector<InvertedToken> inverted_;  // one chunk
   std::vector<uint32_t> term_ids_;       // one chunk, for term vectors
-  std::vector<StoredValue> stored_scratch_;
+  std::vector<BufferedStoredValue> stored_scratch_;
   std::vector<IndexSchema::NewField> new_fields_;
   // EstimateGrowth(true): (term hash, token index) of one field's tokens.
   std::vector<std::pair<uint64_t, size_t>> term_hashes_;

@@ -132,7 +132,7 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
   std::vector<StoredFieldValue> values;
   for (uint32_t doc = 0; doc < chain.num_docs(); ++doc) {
     values.clear();
-    for (const StoredValue& v : chain.StoredFields(doc))
+    for (const BufferedStoredValue& v : chain.StoredFields(doc))
       values.push_back({v.field_number, v.value});
     if (absl::Status s = (*stored)->AddDocument(values); !s.ok()) return s;
   }
@@ -146,7 +146,7 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
   std::vector<TermVectorFieldData> doc_vectors;
   for (uint32_t doc = 0; doc < chain.num_docs(); ++doc) {
     doc_vectors.clear();
-    for (TermVectorField& f : chain.TermVectors(doc)) {
+    for (BufferedVectorField& f : chain.TermVectors(doc)) {
       const FieldType& type = fields[f.field_number].type;
       TermVectorFieldData data;
       data.field_number = f.field_number;
@@ -154,7 +154,7 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
       data.has_offsets = type.term_vector_offsets;
       data.has_payloads = type.term_vector_payloads;
       data.terms.reserve(f.terms.size());
-      for (TermVectorTerm& t : f.terms) {
+      for (BufferedVectorTerm& t : f.terms) {
         data.terms.push_back(TermVectorTermData{std::string(t.term), t.freq, std::move(t.positions),
                                                 std::move(t.start_offsets),
                                                 std::move(t.end_offsets), std::move(t.payloads)});

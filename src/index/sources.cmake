@@ -17,6 +17,9 @@ target_sources(invert PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/index_file_deleter.cc
   ${CMAKE_CURRENT_LIST_DIR}/index_schema.cc
   ${CMAKE_CURRENT_LIST_DIR}/commit_reader.cc
+  ${CMAKE_CURRENT_LIST_DIR}/index_reader_impl.cc
+  ${CMAKE_CURRENT_LIST_DIR}/leaf_reader_impl.cc
+  ${CMAKE_CURRENT_LIST_DIR}/terms_enum_impl.cc
   ${CMAKE_CURRENT_LIST_DIR}/index_writer.cc
   ${CMAKE_CURRENT_LIST_DIR}/segment_flush.cc
   ${CMAKE_CURRENT_LIST_DIR}/version.cc

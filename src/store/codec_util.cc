@@ -13,11 +13,6 @@
 namespace invert {
 namespace {
 
-std::string Hex(const SegmentId& id) {
-  return absl::BytesToHexString(
-      absl::string_view(reinterpret_cast<const char*>(id.data()), id.size()));
-}
-
 uint64_t LoadFixed64(const uint8_t* p) {
   uint64_t v = 0;
   for (int i = 7; i >= 0; --i) v = v << 8 | p[i];
@@ -53,6 +48,11 @@ absl::StatusOr<uint64_t> ParseFooter(const IndexInput& in) {
 
 }  // namespace
 
+std::string SegmentIdHex(const SegmentId& id) {
+  return absl::BytesToHexString(
+      absl::string_view(reinterpret_cast<const char*>(id.data()), id.size()));
+}
+
 absl::Status ValidateCodecName(std::string_view name) {
   if (name.empty() || name.size() > kMaxCodecNameLength) {
     return absl::InvalidArgumentError(absl::StrCat("codec name \"", Sv(name), "\" must have 1 to ",
@@ -87,7 +87,8 @@ absl::StatusOr<uint32_t> CheckHeader(IndexInput& in, std::string_view codec_name
   if (!version.ok()) return version;
   if (found_id != segment_id) {
     return absl::DataLossError(absl::StrCat("segment id mismatch in ", in.name(), ": expected ",
-                                            Hex(segment_id), ", found ", Hex(found_id)));
+                                            SegmentIdHex(segment_id), ", found ",
+                                            SegmentIdHex(found_id)));
   }
   return version;
 }

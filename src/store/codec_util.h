@@ -21,6 +21,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "absl/status/status.h"
@@ -39,6 +40,8 @@ enum class ChecksumAlgorithm : uint32_t {
 
 inline constexpr size_t kSegmentIdLength = 16;
 using SegmentId = std::array<uint8_t, kSegmentIdLength>;
+// The id as 32 lowercase hex digits (messages, IndexReader::index_id()).
+std::string SegmentIdHex(const SegmentId& id);
 
 inline constexpr size_t kMaxCodecNameLength = 127;  // so its VInt length is one byte
 inline constexpr size_t kFooterLength = 16;

@@ -193,15 +193,15 @@ inline void ExpectMatchesModel(const IndexingChain& chain, const Model& m,
   }
   for (uint32_t doc = 0; doc < m.docs; ++doc) {
     std::vector<std::pair<std::string, std::string>> stored;
-    for (const StoredValue& v : chain.StoredFields(doc)) {
+    for (const BufferedStoredValue& v : chain.StoredFields(doc)) {
       stored.emplace_back(chain.field_infos()[v.field_number].name, std::string(v.value));
     }
     ASSERT_EQ(stored, m.stored[doc]) << "doc " << doc;
     std::map<std::string, std::map<std::string, VectorTerm>> vectors;
-    for (const TermVectorField& f : chain.TermVectors(doc)) {
+    for (const BufferedVectorField& f : chain.TermVectors(doc)) {
       auto& fv = vectors[chain.field_infos()[f.field_number].name];
       std::string last;
-      for (const TermVectorTerm& t : f.terms) {
+      for (const BufferedVectorTerm& t : f.terms) {
         VectorTerm& vt = fv[std::string(t.term)];
         vt.freq = t.freq;
         vt.positions = t.positions;

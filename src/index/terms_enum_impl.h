@@ -1,0 +1,91 @@
+// The public TermsEnum and PostingsEnum (include/invert/) over one segment's
+// term dictionary cursor and postings cursor. Each holds a reference to its
+// SegmentReader, so the mapped files it reads stay alive as long as it does.
+#ifndef INVERT_INDEX_TERMS_ENUM_IMPL_H_
+#define INVERT_INDEX_TERMS_ENUM_IMPL_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "codec/field_info.h"
+#include "codec/postings_format.h"
+#include "codec/segment_reader.h"
+#include "codec/term_dict_reader.h"
+#include "invert/postings_enum.h"
+#include "invert/terms_enum.h"
+#include "store/index_input.h"
+
+namespace invert {
+
+// OK iff `flags` (kPostings*) asks for nothing `field` does not index;
+// otherwise kInvalidArgument naming the field, what it indexes and what was
+// asked for.
+absl::Status CheckPostingsFlags(const FieldInfo& field, uint32_t flags);
+
+class PostingsEnumImpl final : public PostingsEnum {
+ public:
+  // REQUIRES: CheckPostingsFlags(field, flags) is OK; `field` is the
+  // segment's and `stats` came from its dictionary.
+  PostingsEnumImpl(std::shared_ptr<const SegmentReader> segment, const FieldInfo& field,
+                   const TermStats& stats, uint32_t flags);
+  PostingsEnumImpl(const PostingsEnumImpl&) = delete;  // the cursor points at doc_input_
+  PostingsEnumImpl& operator=(const PostingsEnumImpl&) = delete;
+
+  uint32_t NextDoc() override;
+  uint32_t Advance(uint32_t target) override;
+  uint32_t doc() const override { return doc_; }
+  uint32_t freq() const override;
+  uint64_t cost() const override { return doc_freq_; }
+  bool NextPosition() override;
+  uint32_t position() const override;
+  uint32_t start_offset() const override;
+  uint32_t end_offset() const override;
+  std::string_view payload() const override;
+  const absl::Status& status() const override;
+
+ private:
+  // Records where the cursor landed; kNoMoreDocs when it did not.
+  uint32_t Landed(bool on_doc);
+
+  std::shared_ptr<const SegmentReader> segment_;
+  IndexInput doc_input_;  // the skip prefetch's copy of .doc (own counters)
+  PostingsCursor cursor_;
+  uint32_t flags_;
+  uint32_t doc_freq_;
+  uint32_t doc_ = kNoMoreDocs;
+  uint32_t positions_read_ = 0;  // in the current document
+  bool on_position_ = false;
+  absl::Status misuse_;  // a call the flags did not allow
+};
+
+class TermsEnumImpl final : public TermsEnum {
+ public:
+  // `field` and `dict` (null: the segment has no terms in the field) belong
+  // to `segment`.
+  TermsEnumImpl(std::shared_ptr<const SegmentReader> segment, const FieldInfo* field,
+                const TermDictReader* dict);
+
+  absl::StatusOr<bool> Next() override;
+  absl::StatusOr<bool> SeekExact(std::string_view term) override;
+  absl::StatusOr<SeekStatus> SeekCeil(std::string_view target) override;
+  std::string_view term() const override;
+  uint32_t doc_freq() const override;
+  uint64_t total_term_freq() const override;
+  absl::StatusOr<std::unique_ptr<PostingsEnum>> Postings(uint32_t flags) const override;
+
+ private:
+  // Adds the segment's name to a cursor error.
+  absl::Status Named(const absl::Status& status) const;
+  bool positioned() const { return cursor_.has_value() && cursor_->valid(); }
+
+  std::shared_ptr<const SegmentReader> segment_;
+  const FieldInfo* field_;
+  std::optional<TermDictCursor> cursor_;  // nullopt: no terms
+};
+
+}  // namespace invert
+
+#endif  // INVERT_INDEX_TERMS_ENUM_IMPL_H_
