@@ -7,7 +7,7 @@
 // SegmentReader::Open and, if it opens, DumpSegment (every term, posting,
 // position, offset, payload, norm, stored field and term vector) and
 // CheckIntegrity; optionally also a commit point naming the segment and
-// CheckIndex (src/index/index_checker.h), which checks every invariant
+// CheckIndex (include/invert/check_index.h), which checks every invariant
 // across the files once the checksums pass. Errors and reported problems
 // are fine; crashes and out-of-bounds reads are not.
 // An input that leaves every byte as it was must open and dump exactly as the
@@ -21,11 +21,11 @@
 
 #include "codec/commit_format.h"
 #include "codec/field_infos_format.h"
-#include "codec/segment_dump.h"
 #include "codec/segment_reader.h"
 #include "fuzz_common.h"
-#include "index/index_checker.h"
+#include "invert/check_index.h"
 #include "segment_patch.h"
+#include "testing/segment_dump.h"
 
 namespace {
 

@@ -1,6 +1,5 @@
-// CheckIndex: checksums plus every structural invariant.
-#include "index/index_checker.h"
-
+// CheckIndex (include/invert/check_index.h): checksums plus every structural
+// invariant.
 #include <algorithm>
 
 #include "absl/container/flat_hash_map.h"
@@ -8,10 +7,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "codec/segment_files.h"
-#include "index/index_file_deleter.h"
 #include "index/commit_reader.h"
+#include "index/index_file_deleter.h"
 #include "index/indexing_chain.h"
 #include "index/segment_flush.h"
+#include "invert/check_index.h"
 #include "util/absl_compat.h"
 #include "util/radix_sort.h"
 
@@ -253,6 +253,9 @@ CheckReport CheckIndex(Directory* dir, const CheckOptions& options) {
       }
     }
     checker.CheckSegment(seg);
+    SegmentCheckStats stats{seg.info().name, seg.doc_count(), 0, seg.info().created_by};
+    for (const SegmentFile& f : seg.info().files) stats.bytes += f.length;
+    report.segment_stats.push_back(std::move(stats));
   }
   // Files that are not part of this commit of the index.
   if (absl::StatusOr<std::vector<std::string>> names = dir->ListAll(); names.ok()) {
@@ -266,6 +269,17 @@ CheckReport CheckIndex(Directory* dir, const CheckOptions& options) {
     }
   }
   return report;
+}
+
+CheckReport CheckIndex(const std::string& path, const CheckOptions& options) {
+  absl::StatusOr<std::unique_ptr<FSDirectory>> dir = FSDirectory::Open(path, /*create=*/false);
+  if (!dir.ok()) {
+    CheckReport report;
+    report.ok = false;
+    report.problems.push_back(std::string(StdSv(dir.status().message())));
+    return report;
+  }
+  return CheckIndex(dir->get(), options);
 }
 
 std::string FormatCheckReport(const CheckReport& r) {

@@ -3,7 +3,7 @@
 #include "invert/in_memory_segment.h"
 
 #include "gtest/gtest.h"
-#include "index/index_checker.h"
+#include "invert/check_index.h"
 #include "scratch_dir.h"
 
 namespace invert {

@@ -20,7 +20,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "index/index_checker.h"
+#include "invert/check_index.h"
 #include "index/commit_reader.h"
 #include "invert/index_writer.h"
 #include "scratch_dir.h"

@@ -17,14 +17,14 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "index/in_memory_postings.h"
-#include "index/index_checker.h"
 #include "index/commit_reader.h"
+#include "index/in_memory_postings.h"
+#include "invert/check_index.h"
 #include "index/indexing_chain.h"
 #include "index/random_docs.h"
 #include "scratch_dir.h"
-#include "store/fault_injecting_directory.h"
 #include "test_seed.h"
+#include "testing/fault_injecting_directory.h"
 
 namespace invert {
 namespace {
@@ -70,7 +70,7 @@ Postings FromIndex(const CommitReader& reader) {
       TermDictCursor cursor = dict->NewCursor();
       while (*cursor.Next()) {
         auto& list = out[f.name][std::string(cursor.term())];
-        PostingsEnum it = seg.Postings(f.number, cursor.stats());
+        PostingsCursor it = seg.Postings(f.number, cursor.stats());
         while (it.NextDoc()) {
           Posting posting{reader.doc_base(s) + it.doc(), it.freq(), {}};
           if (HasPositions(f.type.index_options)) {
@@ -398,7 +398,7 @@ TEST(IndexWriterTest, ConcurrentAddsAndCommits) {
     }
     TermDictCursor cursor = seg.Terms(body->number)->NewCursor();
     while (*cursor.Next()) {
-      PostingsEnum it = seg.Postings(body->number, cursor.stats());
+      PostingsCursor it = seg.Postings(body->number, cursor.stats());
       while (it.NextDoc()) got[std::string(cursor.term())].insert(ids[it.doc()]);
     }
   }

@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "common/cli.h"
 #include "common/display.h"
-#include "index/index_checker.h"
+#include "invert/check_index.h"
 #include "invert/directory.h"
 #include "util/absl_compat.h"
 
