@@ -529,6 +529,30 @@ TEST(IndexReaderTest, ASnapshotSurvivesAWriterReplacingTheIndex) {
   EXPECT_EQ(n, 50u);
 }
 
+TEST(IndexReaderTest, EveryPrefetchPolicyAndReadAdviceReadsTheSame) {
+  testing::ScratchDir scratch;
+  WriteSmallIndex(scratch.path(), OpenMode::kCreate, 400, 0);
+  WriteSmallIndex(scratch.path(), OpenMode::kAppend, 300, 400);
+  auto plain = IndexReader::Open(scratch.path());
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  const std::string want = Snapshot(**plain);
+  for (PrefetchPolicy policy :
+       {PrefetchPolicy::kOff, PrefetchPolicy::kAlways, PrefetchPolicy::kBackoff}) {
+    for (ReadAdvice advice : {ReadAdvice::kNormal, ReadAdvice::kRandom, ReadAdvice::kSequential}) {
+      IndexReaderOptions options;
+      options.prefetch = policy;
+      options.read_advice = advice;
+      auto reader = IndexReader::Open(scratch.path(), options);
+      ASSERT_TRUE(reader.ok()) << reader.status();
+      EXPECT_EQ(Snapshot(**reader), want);
+      std::vector<uint64_t> docs = {699, 0, 400, 3, 699};
+      auto batch = (*reader)->Documents(docs);
+      ASSERT_TRUE(batch.ok()) << batch.status();
+      EXPECT_EQ(*(*batch)[2].Get("id"), "400");
+    }
+  }
+}
+
 // A Directory that counts the files opened, to see what OpenIfChanged
 // shares.
 class CountingDirectory final : public Directory {
