@@ -10,12 +10,12 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
-#include "codec/segment_dump.h"
 #include "codec/segment_reader.h"
 #include "index/indexing_chain.h"
 #include "index/segment_flush.h"
 #include "invert/analysis.h"
 #include "invert/document.h"
+#include "testing/segment_dump.h"
 #include "util/absl_compat.h"
 #include "util/random.h"
 #include "xxhash.h"

@@ -3,7 +3,7 @@
 # blocks. Works on plain byte buffers; see docs/codec-primitives.md.
 pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
-target_sources(invert PRIVATE
+target_sources(invert_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/block_compressor.cc
   ${CMAKE_CURRENT_LIST_DIR}/for_block.cc
   ${CMAKE_CURRENT_LIST_DIR}/stored_fields_format.cc
@@ -11,21 +11,20 @@ target_sources(invert PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/term_dict_writer.cc
   ${CMAKE_CURRENT_LIST_DIR}/term_vectors_format.cc
 )
-target_link_libraries(invert PRIVATE PkgConfig::LZ4 PkgConfig::ZSTD)
-target_sources(invert PRIVATE
+invert_library_link(PRIVATE PkgConfig::LZ4 PkgConfig::ZSTD)
+target_sources(invert_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/field_infos_format.cc
   ${CMAKE_CURRENT_LIST_DIR}/norms_format.cc
   ${CMAKE_CURRENT_LIST_DIR}/postings_format.cc
   ${CMAKE_CURRENT_LIST_DIR}/segment_files.cc
   ${CMAKE_CURRENT_LIST_DIR}/segment_info_format.cc
 )
-target_sources(invert PRIVATE
+target_sources(invert_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/commit_format.cc
 )
-target_sources(invert PRIVATE
+target_sources(invert_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/segment_reader.cc
-  ${CMAKE_CURRENT_LIST_DIR}/segment_dump.cc
 )
-target_sources(invert PRIVATE
+target_sources(invert_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/term_lookup.cc
 )

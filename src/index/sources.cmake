@@ -1,17 +1,18 @@
 # index/: terms hash, per-field consumers, the indexing chain.
-target_sources(invert PRIVATE
+target_sources(invert_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/in_memory_postings.cc
   ${CMAKE_CURRENT_LIST_DIR}/term_bytes_layout.cc
   ${CMAKE_CURRENT_LIST_DIR}/terms_hash.cc
 )
-target_sources(invert PRIVATE
+target_sources(invert_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/field_infos.cc
   ${CMAKE_CURRENT_LIST_DIR}/field_type.cc
   ${CMAKE_CURRENT_LIST_DIR}/indexing_chain.cc
   ${CMAKE_CURRENT_LIST_DIR}/term_vectors_writer_per_field.cc
 )
-target_link_libraries(invert PUBLIC absl::flat_hash_map absl::str_format Threads::Threads)
-target_sources(invert PRIVATE
+# index_writer.h uses absl::flat_hash_map (public); the rest is private.
+invert_library_link(PUBLIC absl::flat_hash_map PRIVATE absl::str_format Threads::Threads)
+target_sources(invert_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/in_memory_segment.cc
   ${CMAKE_CURRENT_LIST_DIR}/index_checker.cc
   ${CMAKE_CURRENT_LIST_DIR}/index_file_deleter.cc

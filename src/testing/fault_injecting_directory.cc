@@ -1,6 +1,6 @@
 // FaultInjectingDirectory: op numbering, the injected errors, and the
 // WritableFile wrapper that splits writes and enforces the disk limit.
-#include "store/fault_injecting_directory.h"
+#include "testing/fault_injecting_directory.h"
 
 #include <algorithm>
 #include <bit>

@@ -34,8 +34,8 @@
 // Thread safety: all methods may be called concurrently; one mutex guards
 // the counters. The base must outlive this directory and the files it
 // creates.
-#ifndef INVERT_STORE_FAULT_INJECTING_DIRECTORY_H_
-#define INVERT_STORE_FAULT_INJECTING_DIRECTORY_H_
+#ifndef INVERT_TESTING_FAULT_INJECTING_DIRECTORY_H_
+#define INVERT_TESTING_FAULT_INJECTING_DIRECTORY_H_
 
 #include <cstdint>
 #include <memory>
@@ -137,4 +137,4 @@ class FaultInjectingDirectory final : public Directory {
 
 }  // namespace invert
 
-#endif  // INVERT_STORE_FAULT_INJECTING_DIRECTORY_H_
+#endif  // INVERT_TESTING_FAULT_INJECTING_DIRECTORY_H_

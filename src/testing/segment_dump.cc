@@ -1,5 +1,5 @@
 // DumpSegment: mirrors IndexingChain::DebugDump().
-#include "codec/segment_dump.h"
+#include "testing/segment_dump.h"
 
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -23,7 +23,7 @@ absl::StatusOr<std::string> DumpSegment(const SegmentReader& segment) {
         if (!next.ok()) return next.status();
         if (!*next) break;
         absl::StrAppend(&out, "  term \"", absl::CEscape(Sv(cursor.term())), "\"\n");
-        PostingsEnum it = segment.Postings(info.number, cursor.stats());
+        PostingsCursor it = segment.Postings(info.number, cursor.stats());
         while (it.NextDoc()) {
           absl::StrAppend(&out, "    doc ", it.doc(), " freq ", it.freq());
           if (HasPositions(t.index_options)) {

@@ -1,8 +1,8 @@
 // DumpSegment: a canonical text rendering of everything in a flushed
 // segment, in exactly the format of IndexingChain::DebugDump(), so a test can
 // check a flush byte for byte: DumpSegment(read back) == chain.DebugDump().
-#ifndef INVERT_CODEC_SEGMENT_DUMP_H_
-#define INVERT_CODEC_SEGMENT_DUMP_H_
+#ifndef INVERT_TESTING_SEGMENT_DUMP_H_
+#define INVERT_TESTING_SEGMENT_DUMP_H_
 
 #include <string>
 
@@ -15,4 +15,4 @@ absl::StatusOr<std::string> DumpSegment(const SegmentReader& segment);
 
 }  // namespace invert
 
-#endif  // INVERT_CODEC_SEGMENT_DUMP_H_
+#endif  // INVERT_TESTING_SEGMENT_DUMP_H_

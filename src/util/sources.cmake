@@ -1,5 +1,5 @@
 # util/: pools, slices, the term hash, radix sort, varints.
-target_sources(invert PRIVATE
+target_sources(invert_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/block_allocator.cc
   ${CMAKE_CURRENT_LIST_DIR}/byte_block_pool.cc
   ${CMAKE_CURRENT_LIST_DIR}/byte_slices.cc

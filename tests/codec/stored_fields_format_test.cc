@@ -19,8 +19,8 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "invert/directory.h"
-#include "store/fault_injecting_directory.h"
 #include "test_seed.h"
+#include "testing/fault_injecting_directory.h"
 #include "util/random.h"
 #include "util/varint.h"
 

@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "codec/segment_dump.h"
 #include "codec/segment_reader.h"
 #include "gtest/gtest.h"
 #include "index/indexing_chain.h"
@@ -19,6 +18,7 @@
 #include "index/segment_flush.h"
 #include "scratch_dir.h"
 #include "test_seed.h"
+#include "testing/segment_dump.h"
 
 namespace invert {
 namespace {

@@ -4,7 +4,7 @@
 // limit in turn. After each failure the error reached the caller, the last
 // commit still reads and verifies with every file it references, no
 // temporary file survives the cleanup pass, and the next commit succeeds.
-#include "store/fault_injecting_directory.h"
+#include "testing/fault_injecting_directory.h"
 
 #include <stdlib.h>
 

@@ -12,10 +12,10 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "invert/directory.h"
-#include "store/fault_injecting_directory.h"
 #include "store/index_input.h"
 #include "store/index_output.h"
 #include "test_seed.h"
+#include "testing/fault_injecting_directory.h"
 #include "util/random.h"
 #include "xxhash.h"
 
