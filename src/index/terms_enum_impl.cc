@@ -68,12 +68,15 @@ absl::Status CheckPostingsFlags(const FieldInfo& field, uint32_t flags) {
 PostingsEnumImpl::PostingsEnumImpl(std::shared_ptr<const SegmentReader> segment,
                                    const FieldInfo& field, const TermStats& stats, uint32_t flags)
     : segment_(std::move(segment)),
-      doc_input_(segment_->doc_input()),
       cursor_(segment_->Postings(field.number, stats)),
       flags_(flags),
       doc_freq_(stats.doc_freq) {
-  doc_input_.set_prefetch_policy(segment_->prefetch_policy());
-  if (segment_->prefetch_policy() != PrefetchPolicy::kOff) cursor_.set_skip_prefetch(&doc_input_);
+  const uint64_t min_docs = uint64_t{kForBlockSize} * PostingsCursor::kSkipPrefetchAfter;
+  if (segment_->prefetch_policy() != PrefetchPolicy::kOff && doc_freq_ > min_docs) {
+    doc_input_.emplace(segment_->doc_input());
+    doc_input_->set_prefetch_policy(segment_->prefetch_policy());
+    cursor_.set_skip_prefetch(&*doc_input_);
+  }
 }
 
 uint32_t PostingsEnumImpl::Landed(bool on_doc) {

@@ -51,7 +51,10 @@ class PostingsEnumImpl final : public PostingsEnum {
   uint32_t Landed(bool on_doc);
 
   std::shared_ptr<const SegmentReader> segment_;
-  IndexInput doc_input_;  // the skip prefetch's copy of .doc (own counters)
+  // The skip prefetch's copy of .doc (own counters); only for lists long
+  // enough for Advance to ever prefetch (saves the copy for the many short
+  // ones).
+  std::optional<IndexInput> doc_input_;
   PostingsCursor cursor_;
   uint32_t flags_;
   uint32_t doc_freq_;
