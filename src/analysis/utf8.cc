@@ -1,11 +1,20 @@
 // UTF-8 validation: a byte-at-a-time decoder behind an 8-bytes-at-a-time
-// ASCII skip (see utf8.h for the accepted forms).
+// ASCII skip (see utf8.h for the accepted forms), and its public face
+// invert::IsValidUtf8 (invert/utf8.h).
 #include "analysis/utf8.h"
 
 #include "absl/strings/str_cat.h"
 #include "invert/analysis.h"
+#include "invert/utf8.h"
 
-namespace invert::internal {
+namespace invert {
+
+bool IsValidUtf8(std::string_view text, Utf8Error* error) {
+  Utf8Error ignored;
+  return internal::ValidateUtf8(text, error != nullptr ? error : &ignored);
+}
+
+namespace internal {
 namespace {
 
 inline bool IsContinuation(unsigned char c) { return (c & 0xC0) == 0x80; }
@@ -64,4 +73,5 @@ absl::Status CheckAnalyzerInput(std::string_view text, size_t* first_non_ascii) 
   return absl::OkStatus();
 }
 
-}  // namespace invert::internal
+}  // namespace internal
+}  // namespace invert

@@ -1,4 +1,5 @@
-// UTF-8 checks and small decoding helpers shared by the analyzers.
+// UTF-8 checks and small decoding helpers shared by the analyzers. The
+// public face of ValidateUtf8 is invert::IsValidUtf8 (invert/utf8.h).
 //
 // ValidateUtf8 accepts exactly the well-formed byte sequences of the Unicode
 // Standard (Table 3-7):
@@ -23,13 +24,13 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "invert/utf8.h"
 
 namespace invert::internal {
 
-struct Utf8Error {
-  size_t offset = 0;             // byte offset of the first byte of the bad sequence
-  const char* reason = nullptr;  // e.g. "overlong encoding"
-};
+// The public type (invert/utf8.h): offset and reason of the first bad
+// sequence.
+using Utf8Error = ::invert::Utf8Error;
 
 // Returns true iff `text` is well-formed UTF-8. Otherwise sets *error to the
 // first ill-formed sequence. On success, *first_non_ascii (if not null) is the

@@ -2,7 +2,8 @@
 // definition (length from the lead byte, then minimum, surrogate and maximum
 // checks on the decoded value): exhaustively for every string of up to three
 // bytes, and on random strings; plus the reason named for each error class,
-// and White_Space detection against ICU for every code point.
+// and White_Space detection against ICU for every code point. The public
+// IsValidUtf8 (invert/utf8.h) is checked to give the same answers.
 #include "analysis/utf8.h"
 
 #include <unicode/uchar.h>
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "invert/utf8.h"
 #include "test_seed.h"
 #include "util/random.h"
 
@@ -144,6 +146,12 @@ TEST(AnalysisUtf8Test, NamesEachErrorClassAndItsOffset) {
     const absl::Status status = CheckAnalyzerInput(prefix + c.bytes);
     EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
     EXPECT_EQ(status.message(), "invalid UTF-8 at byte offset 19: " + std::string(c.reason));
+    // The public function: the same error, and the error argument is optional.
+    Utf8Error public_error;
+    EXPECT_FALSE(IsValidUtf8(prefix + c.bytes, &public_error)) << c.reason;
+    EXPECT_EQ(public_error.offset, prefix.size()) << c.reason;
+    EXPECT_STREQ(public_error.reason, c.reason);
+    EXPECT_FALSE(IsValidUtf8(prefix + c.bytes)) << c.reason;
   }
 }
 
@@ -154,6 +162,7 @@ TEST(AnalysisUtf8Test, AcceptsTheExtremesOfEachRange) {
         "\xEE\x80\x80"sv, "\xEF\xBF\xBF"sv, "\xF0\x90\x80\x80"sv, "\xF4\x8F\xBF\xBF"sv}) {
     Utf8Error error;
     EXPECT_TRUE(ValidateUtf8(s, &error)) << ::testing::PrintToString(std::string(s));
+    EXPECT_TRUE(IsValidUtf8(s)) << ::testing::PrintToString(std::string(s));
   }
 }
 
