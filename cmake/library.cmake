@@ -46,6 +46,12 @@ set_target_properties(invert PROPERTIES
   EXPORT_NAME invert)
 target_compile_features(invert PUBLIC cxx_std_20)
 invert_target_defaults(invert)
+if(BUILD_SHARED_LIBS AND CMAKE_SYSTEM_NAME STREQUAL "Linux")
+  # Export namespace invert only (what INVERT_EXPORT marks); see the map file.
+  set(INVERT_VERSION_SCRIPT ${PROJECT_SOURCE_DIR}/cmake/libinvert.map)
+  target_link_options(invert PRIVATE LINKER:--version-script=${INVERT_VERSION_SCRIPT})
+  set_target_properties(invert PROPERTIES LINK_DEPENDS ${INVERT_VERSION_SCRIPT})
+endif()
 
 set(INVERT_LIBRARY_TARGETS invert_objects invert)
 if(BUILD_SHARED_LIBS)

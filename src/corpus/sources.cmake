@@ -10,12 +10,15 @@ target_sources(invert_objects PRIVATE
 invert_library_link(PRIVATE simdjson::simdjson absl::flat_hash_map absl::str_format)
 
 # invert_corpus_gen: the corpus generator (vocabulary, Zipf sampling, corpus
-# statistics), for invert-gen, the benchmarks and the tests. Not in libinvert.
+# statistics), for invert-gen and the tests. Not in libinvert, and it needs
+# none of it (only the header-only util/random.h), so invert-gen can link the
+# shared libinvert without a second copy of the library's code.
 add_library(invert_corpus_gen STATIC EXCLUDE_FROM_ALL
   ${CMAKE_CURRENT_LIST_DIR}/corpus_stats.cc
   ${CMAKE_CURRENT_LIST_DIR}/vocabulary.cc
   ${CMAKE_CURRENT_LIST_DIR}/wiki_gen.cc
   ${CMAKE_CURRENT_LIST_DIR}/zipf.cc
 )
-target_link_libraries(invert_corpus_gen PUBLIC invert_internal absl::flat_hash_map absl::str_format)
+target_include_directories(invert_corpus_gen PUBLIC ${PROJECT_SOURCE_DIR}/src)
+target_link_libraries(invert_corpus_gen PUBLIC absl::flat_hash_map absl::str_format absl::strings)
 invert_target_defaults(invert_corpus_gen)

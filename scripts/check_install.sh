@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Installs invert as a user would and builds a program against the install:
+# for a static and then a shared library, it configures and builds the library
+# alone (tests, benchmarks, tools off), installs it into a clean temporary
+# prefix, then
+#   - builds examples/basic with find_package(invert CONFIG REQUIRED) and
+#     -Wall -Wextra -Wpedantic -Werror, and runs it (shared: through the RPATH
+#     CMake gives the build tree);
+#   - compiles the same program with only `pkg-config --cflags --libs invert`
+#     (--static for the static library) and runs it;
+#   - checks the library does not depend on liburing, and (shared) that it
+#     exports only the public API: every exported symbol is in namespace
+#     invert and names something declared in the installed headers.
+#
+#   scripts/check_install.sh [--jobs J] [--keep]
+#     --jobs J  build jobs (default 2)
+#     --keep    keep the temporary directory (printed) for a look afterwards
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+
+jobs=2
+keep=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --jobs) jobs="$2"; shift 2 ;;
+    --keep) keep=1; shift ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    *) echo "check_install.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+bash scripts/setup.sh
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/invert-install-check.XXXXXX")"
+if [ "$keep" -eq 0 ]; then trap 'rm -rf "$work"' EXIT; else echo "check_install: keeping $work"; fi
+
+fail() { echo "check_install: FAILED: $*" >&2; exit 1; }
+warn_flags=(-Wall -Wextra -Wpedantic -Werror)
+
+check() {
+  local kind="$1" shared="$2"
+  local build="$work/$kind/build" prefix="$work/$kind/prefix"
+  echo "== $kind: build and install the library alone"
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS="$shared" \
+    -DINVERT_BUILD_TESTS=OFF -DINVERT_BUILD_BENCHMARKS=OFF -DINVERT_BUILD_TOOLS=OFF \
+    -DINVERT_BUILD_FUZZERS=OFF -DINVERT_INSTALL=ON -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+  cmake --build "$build" -j "$jobs" >"$work/$kind/build.log" 2>&1 ||
+    { tail -n 40 "$work/$kind/build.log"; fail "$kind library build"; }
+  cmake --install "$build" >/dev/null
+
+  local libdir
+  libdir="$(dirname "$(find "$prefix" -name 'invert.pc' -path '*/pkgconfig/*' | head -n 1)")/.."
+  libdir="$(cd "$libdir" && pwd)"
+  local lib="$libdir/libinvert.a"
+  if [ "$shared" = ON ]; then lib="$libdir/libinvert.so"; fi
+  [ -e "$lib" ] || fail "$kind: no $lib installed"
+  [ -f "$libdir/cmake/invert/invertConfig.cmake" ] || fail "$kind: no invertConfig.cmake"
+  [ -f "$libdir/cmake/invert/invertConfigVersion.cmake" ] || fail "$kind: no invertConfigVersion.cmake"
+  [ -f "$prefix/include/invert/version.h" ] || fail "$kind: no generated invert/version.h"
+  # Installed headers are exactly the public ones.
+  diff <(cd include/invert && ls ./*.h | sed 's|^\./||'; echo version.h) \
+       <(cd "$prefix/include/invert" && ls) >/dev/null ||
+    fail "$kind: installed headers differ from include/invert/*.h + version.h"
+
+  echo "== $kind: no liburing in the library or its package"
+  if grep -rqi uring "$libdir/cmake/invert" "$libdir/pkgconfig/invert.pc"; then
+    fail "$kind: the installed package mentions liburing"
+  fi
+  if [ "$shared" = ON ]; then
+    readelf -d "$lib" | grep -i 'NEEDED.*uring' && fail "libinvert.so needs liburing"
+    echo "   NEEDED: $(readelf -d "$lib" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
+    echo "   SONAME: $(readelf -d "$lib" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')"
+  else
+    nm -u "$lib" 2>/dev/null | grep -q io_uring && fail "libinvert.a references io_uring"
+  fi
+
+  if [ "$shared" = ON ]; then
+    echo "== shared: exported symbols"
+    nm -D --defined-only -C "$lib" | cut -d' ' -f3- >"$work/exports.txt"
+    # The name after "invert::" (a class or a function) of every exported
+    # symbol, e.g. IndexReader for "vtable for invert::IndexReader".
+    local foreign public_names unknown
+    foreign="$(grep -v 'invert::' "$work/exports.txt" || true)"
+    [ -z "$foreign" ] || { echo "$foreign" | head -n 20; fail "symbols exported outside namespace invert"; }
+    public_names="$(cat "$prefix"/include/invert/*.h | grep -o '[A-Za-z_][A-Za-z0-9_]*' | sort -u)"
+    unknown="$(sed -n 's/.*invert::\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' "$work/exports.txt" | sort -u |
+      grep -vxF -f <(echo "$public_names") || true)"
+    [ -z "$unknown" ] || { echo "$unknown"; fail "libinvert.so exports names not in the public headers"; }
+    echo "   $(wc -l <"$work/exports.txt") symbols exported, all in namespace invert, naming" \
+         "$(sed -n 's/.*invert::\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' "$work/exports.txt" | sort -u | wc -l)" \
+         "public names"
+  fi
+
+  echo "== $kind: examples/basic with find_package(invert)"
+  local ex="$work/$kind/example"
+  cmake -S examples/basic -B "$ex" -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_CXX_FLAGS="${warn_flags[*]}" >"$work/$kind/example.log" 2>&1 ||
+    { cat "$work/$kind/example.log"; fail "$kind: configuring the example"; }
+  cmake --build "$ex" -j "$jobs" >>"$work/$kind/example.log" 2>&1 ||
+    { tail -n 40 "$work/$kind/example.log"; fail "$kind: building the example"; }
+  if [ "$shared" = ON ]; then
+    ldd "$ex/invert_basic" | grep -q "$libdir/libinvert.so" || fail "the example does not load the installed libinvert.so"
+  fi
+  "$ex/invert_basic" "$work/$kind/index" >"$work/$kind/run.txt" || { cat "$work/$kind/run.txt"; fail "$kind: the example failed"; }
+  grep -q '^commit 1: 3 documents' "$work/$kind/run.txt" || { cat "$work/$kind/run.txt"; fail "$kind: unexpected output"; }
+  sed -n '1,3p' "$work/$kind/run.txt" | sed 's/^/   /'
+
+  echo "== $kind: the same program with pkg-config"
+  local pc=(pkg-config)
+  if [ "$shared" = OFF ]; then pc+=(--static); fi
+  export PKG_CONFIG_PATH="$libdir/pkgconfig"
+  local flags
+  flags="$("${pc[@]}" --cflags --libs invert)" || fail "$kind: pkg-config --cflags --libs invert"
+  echo "   pkg-config ${pc[*]:1} --cflags --libs invert: ok"
+  # shellcheck disable=SC2086
+  g++ -std=c++20 "${warn_flags[@]}" -O1 examples/basic/main.cc -o "$work/$kind/basic_pc" $flags ||
+    fail "$kind: compiling with the pkg-config flags"
+  LD_LIBRARY_PATH="$libdir" "$work/$kind/basic_pc" "$work/$kind/index-pc" >/dev/null ||
+    fail "$kind: the pkg-config build failed to run"
+  unset PKG_CONFIG_PATH
+}
+
+start=$SECONDS
+check static OFF
+check shared ON
+echo "check_install: static and shared installs OK ($((SECONDS - start)) s)"
