@@ -133,7 +133,7 @@ void PrepareFile() {
   if (length.ok()) (void)shared->dir->DeleteFile(shared->name);
   std::fprintf(stderr, "prefetch benchmark: writing %llu MiB of random bytes to %s\n",
                static_cast<unsigned long long>(flags.file_mb), shared->path.c_str());
-  auto out = shared->dir->CreateOutput(shared->name);
+  auto out = CreateOutput(shared->dir.get(), shared->name);
   if (!out.ok()) Die("create", out.status());
   Random rng(20240517);
   std::vector<uint64_t> block(kMiB / 8);
@@ -173,7 +173,7 @@ double ResidentPercent(const MappedFile& file) {
 void OpenForRun(const benchmark::State& state, bool evict, bool warm_hot, bool hot_slice_only) {
   shared->input.reset();  // unmap before evicting
   if (evict) Evict();
-  auto input = shared->dir->OpenInput(shared->name);
+  auto input = OpenInput(shared->dir.get(), shared->name);
   if (!input.ok()) Die("open input", input.status());
   if (evict) {
     if (absl::Status s = input->SetReadAdvice(ReadAdvice::kRandom); !s.ok()) Die("madvise", s);

@@ -146,7 +146,7 @@ struct BlockTable {
 BlockTable ReadBlockTable(Directory* dir, const std::string& segment, std::string_view index_ext,
                           std::string_view index_codec, std::string_view data_codec) {
   const std::string name = SegmentFileName(segment, index_ext);
-  absl::StatusOr<IndexInput> in = dir->OpenInput(name);
+  absl::StatusOr<IndexInput> in = OpenInput(dir, name);
   if (!in.ok()) Die("open " + name, in.status());
   BlockTable table;
   uint32_t num_docs = 0, block_count = 0, max_block_bytes = 0;

@@ -48,7 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::span<const uint8_t> doc = doc_copy.span();
   if (input.skip_prefetch) {
     dir.Put("_0.doc", input.doc_bytes);
-    absl::StatusOr<IndexInput> in = dir.OpenInput("_0.doc");
+    absl::StatusOr<IndexInput> in = OpenInput(&dir, "_0.doc");
     if (!in.ok()) std::abort();
     doc_input.emplace(*std::move(in));
     doc = doc_input->bytes();

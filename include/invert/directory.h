@@ -1,11 +1,21 @@
 // Directory: the flat set of files that holds one index, and FSDirectory, the
 // one that keeps them in a folder of the file system. An embedding pipeline
 // opens a Directory and hands it to the writer; the codec layer writes and
-// reads the files through it.
+// reads the files through it (CreateFile and OpenFile, wrapped in the
+// library's own buffered, checksumming streams).
 //
 // Files are write-once: a file is created, appended to, closed, and from then
 // on only read, renamed or deleted. That is what lets readers map a file and
 // read it in place without locks.
+//
+// Readers rely on one more promise (FSDirectory keeps it; every other
+// implementation must): the bytes of a MappedFile that OpenFile returned stay
+// valid and unchanged for the life of that MappedFile, even after the file is
+// deleted or replaced by a Rename over its name. POSIX mmap gives this for
+// free: the pages of an unlinked file stay mapped until the last mapping
+// goes. So a reader that opened a segment's files keeps reading them while a
+// writer commits, merges or deletes, with no lock and no reference counting
+// in the directory.
 //
 // Durability follows POSIX: bytes reach stable storage after Sync() of the
 // file, a create/rename/delete after SyncMetaData() of the directory. A
@@ -40,13 +50,9 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "invert/export.h"
 
 namespace invert {
-
-// Buffered, checksumming reader and writer the codec uses; defined in
-// src/store/index_input.h and src/store/index_output.h (internal headers).
-class IndexInput;
-class IndexOutput;
 
 // How a mapped range will be read; the kernel sizes its read-around on page
 // faults by it (madvise MADV_NORMAL / MADV_RANDOM / MADV_SEQUENTIAL).
@@ -57,7 +63,7 @@ enum class ReadAdvice : uint8_t {
 };
 
 // An append-only file being written. Not thread-safe.
-class WritableFile {
+class INVERT_EXPORT WritableFile {
  public:
   virtual ~WritableFile() = default;
 
@@ -72,21 +78,23 @@ class WritableFile {
 };
 
 // The bytes of a closed file, readable in place (FSDirectory maps the file
-// read-only). Immutable, so safe to share across threads.
-class MappedFile {
+// read-only). Immutable, so safe to share across threads. The bytes outlive
+// the file's name: see the top of this file.
+class INVERT_EXPORT MappedFile {
  public:
   virtual ~MappedFile() = default;
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
 
-  // Every byte of the file; valid while this object lives.
+  // Every byte of the file; valid and unchanged while this object lives,
+  // whatever happens to the file afterwards.
   std::span<const uint8_t> bytes() const { return bytes_; }
   uint64_t size() const { return bytes_.size(); }
 
   // Asks the operating system to start reading the pages that overlap
   // [offset, offset + length) (madvise(MADV_WILLNEED)). Only a hint: what is
   // read never changes. REQUIRES: length > 0, offset + length <= size() (the
-  // caller checks; IndexInput::Prefetch does).
+  // caller checks).
   virtual absl::Status WillNeed(uint64_t offset, uint64_t length) const;
 
   // Returns true iff every page that overlaps [offset, offset + length) is
@@ -107,11 +115,11 @@ class MappedFile {
 
 // Returns OK iff `name` is a valid file name (see the top of this file);
 // otherwise kInvalidArgument saying why.
-absl::Status ValidateFileName(std::string_view name);
+INVERT_EXPORT absl::Status ValidateFileName(std::string_view name);
 
 // An exclusive lock on a directory, taken by Directory::ObtainLock and held
 // until this object is destroyed (or its process dies).
-class DirectoryLock {
+class INVERT_EXPORT DirectoryLock {
  public:
   virtual ~DirectoryLock() = default;
   // OK iff the lock is still held: its file was not deleted or replaced
@@ -120,26 +128,16 @@ class DirectoryLock {
   virtual absl::Status EnsureValid() const = 0;
 };
 
-class Directory {
+class INVERT_EXPORT Directory {
  public:
   virtual ~Directory() = default;
-
-  // --- Codec entry points (src/store; include store/index_output.h and
-  // store/index_input.h to use the results).
-
-  // Creates `name` for writing through a buffered, checksumming IndexOutput.
-  // kAlreadyExists if the file exists.
-  absl::StatusOr<std::unique_ptr<IndexOutput>> CreateOutput(std::string_view name);
-
-  // Opens `name` for reading through a bounds-checked IndexInput.
-  absl::StatusOr<IndexInput> OpenInput(std::string_view name);
-
-  // --- File operations, what a Directory implements.
 
   // Creates `name`, empty, for appending. kAlreadyExists if it exists.
   virtual absl::StatusOr<std::unique_ptr<WritableFile>> CreateFile(std::string_view name) = 0;
 
-  // Returns the bytes of `name`, a closed file. Empty files are fine.
+  // Returns the bytes of `name`, a closed file. Empty files are fine. The
+  // bytes stay valid and unchanged while the MappedFile lives, even if the
+  // file is deleted or renamed over (see the top of this file).
   virtual absl::StatusOr<std::shared_ptr<const MappedFile>> OpenFile(std::string_view name) = 0;
 
   // The names of all files, sorted bytewise.
@@ -173,8 +171,10 @@ class Directory {
 };
 
 // A Directory over one folder of the file system. Files are written with
-// write(2) and read through read-only shared memory maps.
-class FSDirectory final : public Directory {
+// write(2) and read through read-only shared memory maps, which keep a file's
+// pages after the file is deleted or renamed over (the promise at the top of
+// this file).
+class INVERT_EXPORT FSDirectory final : public Directory {
  public:
   // Opens the folder at `path`; with `create`, creates it (and missing
   // parents) first. Fails with a clear status when the folder is missing

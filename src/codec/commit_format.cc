@@ -88,7 +88,7 @@ absl::Status WriteCommit(Directory* dir, const CommitPoint& commit) {
 }
 
 absl::StatusOr<CommitPoint> ReadCommit(Directory* dir, std::string_view file_name) {
-  absl::StatusOr<IndexInput> in = dir->OpenInput(file_name);
+  absl::StatusOr<IndexInput> in = OpenInput(dir, file_name);
   if (!in.ok()) return in.status();
   CommitPoint commit;
   // A format version this build does not read is reported as such, not as a

@@ -37,7 +37,7 @@ absl::StatusOr<std::string> WriteFieldInfos(Directory* dir, std::string_view seg
                                             const SegmentId& id,
                                             const std::vector<FieldInfo>& fields) {
   const std::string name = SegmentFileName(segment, "fnm");
-  absl::StatusOr<std::unique_ptr<IndexOutput>> out = dir->CreateOutput(name);
+  absl::StatusOr<std::unique_ptr<IndexOutput>> out = CreateOutput(dir, name);
   if (!out.ok()) return out.status();
   IndexOutput& o = **out;
   if (absl::Status s = WriteHeader(o, kFieldInfosCodec, kSegmentFormatVersion, id); !s.ok()) {
@@ -58,7 +58,7 @@ absl::StatusOr<std::string> WriteFieldInfos(Directory* dir, std::string_view seg
 absl::StatusOr<std::vector<FieldInfo>> ReadFieldInfos(Directory* dir, std::string_view segment,
                                                       const SegmentId& id) {
   const std::string name = SegmentFileName(segment, "fnm");
-  absl::StatusOr<IndexInput> in = dir->OpenInput(name);
+  absl::StatusOr<IndexInput> in = OpenInput(dir, name);
   if (!in.ok()) return in.status();
   absl::StatusOr<uint32_t> version =
       CheckHeader(*in, kFieldInfosCodec, kSegmentFormatVersion, kSegmentFormatVersion, id);

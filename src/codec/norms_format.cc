@@ -12,7 +12,7 @@ absl::StatusOr<std::string> WriteNorms(Directory* dir, std::string_view segment,
                                        const std::vector<uint32_t>& fields,
                                        const std::function<uint8_t(uint32_t, uint32_t)>& norm) {
   const std::string name = SegmentFileName(segment, "nvd");
-  absl::StatusOr<std::unique_ptr<IndexOutput>> out = dir->CreateOutput(name);
+  absl::StatusOr<std::unique_ptr<IndexOutput>> out = CreateOutput(dir, name);
   if (!out.ok()) return out.status();
   IndexOutput& o = **out;
   if (absl::Status s = WriteHeader(o, kNormsCodec, kSegmentFormatVersion, id); !s.ok()) return s;
@@ -33,7 +33,7 @@ absl::StatusOr<NormsReader> NormsReader::Open(Directory* dir, std::string_view s
                                               const SegmentId& id, uint32_t doc_count) {
   const std::string name = SegmentFileName(segment, "nvd");
   NormsReader r;
-  absl::StatusOr<IndexInput> in = dir->OpenInput(name);
+  absl::StatusOr<IndexInput> in = OpenInput(dir, name);
   if (!in.ok()) return in.status();
   r.input_ = *in;
   r.doc_count_ = doc_count;

@@ -27,7 +27,7 @@ absl::StatusOr<std::unique_ptr<PostingsWriter>> PostingsWriter::Create(Directory
        {Spec{&w->doc_out_, "doc", kDocCodec}, Spec{&w->pos_out_, "pos", kPosCodec},
         Spec{&w->tim_out_, "tim", kTermsCodec}}) {
     absl::StatusOr<std::unique_ptr<IndexOutput>> out =
-        dir->CreateOutput(SegmentFileName(segment, spec.extension));
+        CreateOutput(dir, SegmentFileName(segment, spec.extension));
     if (!out.ok()) return out.status();
     *spec.out = std::move(*out);
     if (absl::Status s = WriteHeader(**spec.out, spec.codec, kSegmentFormatVersion, id); !s.ok()) {
@@ -202,7 +202,7 @@ absl::Status PostingsWriter::Finish() {
 // ---------------------------------------------------------------- reader
 
 PostingsCursor::PostingsCursor(std::span<const uint8_t> doc_file, std::span<const uint8_t> pos_file,
-                           const TermStats& stats, const FieldType& type)
+                               const TermStats& stats, const FieldType& type)
     : doc_begin_(doc_file.data()),
       doc_end_(doc_file.data() + doc_file.size()),
       pos_begin_(pos_file.data()),
@@ -240,7 +240,7 @@ bool PostingsCursor::Fail(const char* what) {
 }
 
 bool PostingsCursor::ReadSkipHeader(uint32_t* last_delta, uint32_t* bytes, uint32_t* freq_sum,
-                                  uint32_t* pos_fp_delta) {
+                                    uint32_t* pos_fp_delta) {
   uint64_t fs = 0;
   uint64_t fp = 0;
   if (!DecodeVInt32(&doc_ptr_, doc_end_, last_delta) || !DecodeVInt32(&doc_ptr_, doc_end_, bytes)) {
@@ -561,7 +561,7 @@ absl::StatusOr<std::unique_ptr<TermsReader>> TermsReader::Open(Directory* dir,
                                                                const SegmentId& id) {
   const std::string name = SegmentFileName(segment, "tim");
   auto r = std::make_unique<TermsReader>();
-  absl::StatusOr<IndexInput> in = dir->OpenInput(name);
+  absl::StatusOr<IndexInput> in = OpenInput(dir, name);
   if (!in.ok()) return in.status();
   r->input_ = *in;
   absl::StatusOr<uint32_t> version =

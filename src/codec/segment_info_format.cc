@@ -11,7 +11,7 @@ namespace invert {
 
 absl::StatusOr<std::string> WriteSegmentInfo(Directory* dir, SegmentInfo* info) {
   for (SegmentFile& f : info->files) {
-    absl::StatusOr<IndexInput> in = dir->OpenInput(f.name);
+    absl::StatusOr<IndexInput> in = OpenInput(dir, f.name);
     if (!in.ok()) return in.status();
     absl::StatusOr<uint64_t> checksum = ReadFooterChecksum(*in);
     if (!checksum.ok()) return checksum.status();
@@ -19,7 +19,7 @@ absl::StatusOr<std::string> WriteSegmentInfo(Directory* dir, SegmentInfo* info) 
     f.checksum = *checksum;
   }
   const std::string name = SegmentFileName(info->name, "si");
-  absl::StatusOr<std::unique_ptr<IndexOutput>> out = dir->CreateOutput(name);
+  absl::StatusOr<std::unique_ptr<IndexOutput>> out = CreateOutput(dir, name);
   if (!out.ok()) return out.status();
   IndexOutput& o = **out;
   if (absl::Status s = WriteHeader(o, kSegmentInfoCodec, kSegmentFormatVersion, info->id);
@@ -43,7 +43,7 @@ absl::StatusOr<std::string> WriteSegmentInfo(Directory* dir, SegmentInfo* info) 
 absl::StatusOr<SegmentInfo> ReadSegmentInfo(Directory* dir, std::string_view segment,
                                             const SegmentId& id) {
   const std::string name = SegmentFileName(segment, "si");
-  absl::StatusOr<IndexInput> in = dir->OpenInput(name);
+  absl::StatusOr<IndexInput> in = OpenInput(dir, name);
   if (!in.ok()) return in.status();
   absl::StatusOr<uint32_t> version =
       CheckHeader(*in, kSegmentInfoCodec, kSegmentFormatVersion, kSegmentFormatVersion, id);

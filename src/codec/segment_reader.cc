@@ -13,7 +13,7 @@ namespace {
 absl::StatusOr<IndexInput> OpenChecked(Directory* dir, std::string_view segment,
                                        const char* extension, std::string_view codec,
                                        const SegmentId& id) {
-  absl::StatusOr<IndexInput> in = dir->OpenInput(SegmentFileName(segment, extension));
+  absl::StatusOr<IndexInput> in = OpenInput(dir, SegmentFileName(segment, extension));
   if (!in.ok()) return in.status();
   absl::StatusOr<uint32_t> version =
       CheckHeader(*in, codec, kSegmentFormatVersion, kSegmentFormatVersion, id);
@@ -35,7 +35,7 @@ absl::StatusOr<std::unique_ptr<SegmentReader>> SegmentReader::Open(Directory* di
   // verifies these mappings, never the names again, so a writer deleting
   // the files later does not disturb it.
   for (const SegmentFile& f : r->info_.files) {
-    absl::StatusOr<IndexInput> in = dir->OpenInput(f.name);
+    absl::StatusOr<IndexInput> in = OpenInput(dir, f.name);
     if (!in.ok()) return in.status();
     if (in->length() != f.length) {
       return absl::DataLossError(

@@ -62,10 +62,10 @@ absl::StatusOr<std::unique_ptr<DocBlockWriter>> DocBlockWriter::Create(
   w->data_name_ = FileName(segment_name, format.data_extension);
   w->index_name_ = FileName(segment_name, format.index_extension);
 
-  absl::StatusOr<std::unique_ptr<IndexOutput>> data = dir->CreateOutput(w->data_name_);
+  absl::StatusOr<std::unique_ptr<IndexOutput>> data = CreateOutput(dir, w->data_name_);
   if (!data.ok()) return data.status();
   w->data_ = *std::move(data);
-  absl::StatusOr<std::unique_ptr<IndexOutput>> index = dir->CreateOutput(w->index_name_);
+  absl::StatusOr<std::unique_ptr<IndexOutput>> index = CreateOutput(dir, w->index_name_);
   absl::Status status = index.status();
   if (status.ok()) {
     w->index_ = *std::move(index);
@@ -165,9 +165,9 @@ absl::StatusOr<std::unique_ptr<DocBlockReader>> DocBlockReader::Open(
   auto context = [&](const absl::Status& s) { return WithContext(s, format.what, segment_name); };
   const std::string data_name = FileName(segment_name, format.data_extension);
   const std::string index_name = FileName(segment_name, format.index_extension);
-  absl::StatusOr<IndexInput> data = dir->OpenInput(data_name);
+  absl::StatusOr<IndexInput> data = OpenInput(dir, data_name);
   if (!data.ok()) return context(data.status());
-  absl::StatusOr<IndexInput> index = dir->OpenInput(index_name);
+  absl::StatusOr<IndexInput> index = OpenInput(dir, index_name);
   if (!index.ok()) return context(index.status());
   std::unique_ptr<DocBlockReader> r(new DocBlockReader(*std::move(data), *std::move(index)));
   r->data_name_ = data_name;

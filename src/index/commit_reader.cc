@@ -32,7 +32,7 @@ absl::StatusOr<std::unique_ptr<SegmentReader>> OpenCommitSegment(Directory* dir,
     return absl::DataLossError(absl::StrCat("segment ", s.name, " has ", (*segment)->doc_count(),
                                             " documents; the commit says ", s.doc_count));
   }
-  absl::StatusOr<IndexInput> si = dir->OpenInput(s.name + ".si");
+  absl::StatusOr<IndexInput> si = OpenInput(dir, s.name + ".si");
   if (!si.ok()) return si.status();
   absl::StatusOr<uint64_t> checksum = ReadFooterChecksum(*si);
   if (!checksum.ok()) return checksum.status();

@@ -232,7 +232,7 @@ class IndexWriter::Impl {
     chain.reset();  // frees its RAM
     absl::StatusOr<uint64_t> si_checksum = absl::UnknownError("unset");
     if (info.ok()) {
-      absl::StatusOr<IndexInput> si = dir->OpenInput(SegmentFileName(name, "si"));
+      absl::StatusOr<IndexInput> si = OpenInput(dir, SegmentFileName(name, "si"));
       si_checksum = si.ok() ? ReadFooterChecksum(*si) : si.status();
     }
     const double seconds =

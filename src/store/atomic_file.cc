@@ -48,7 +48,7 @@ absl::Status WriteFileAtomically(Directory& dir, std::string_view name,
   // 1. A stale temporary file from a crash would make the create fail.
   if (absl::Status s = dir.DeleteFile(temp); !s.ok() && !absl::IsNotFound(s)) return s;
   // 2. Write.
-  absl::StatusOr<std::unique_ptr<IndexOutput>> out = dir.CreateOutput(temp);
+  absl::StatusOr<std::unique_ptr<IndexOutput>> out = CreateOutput(&dir, temp);
   if (!out.ok()) return Abort(dir, temp, out.status());
   absl::Status written = write(**out);
   absl::Status closed = (*out)->Close();

@@ -3,7 +3,7 @@
 // them over the old file and makes the rename durable:
 //
 //   1. delete a stale "pending_<name>" left by a crash (if any)
-//   2. CreateOutput("pending_<name>"), write, Close
+//   2. CreateOutput(dir, "pending_<name>"), write, Close
 //   3. Sync({"pending_<name>"})
 //   4. Rename("pending_<name>", "<name>")    the commit point
 //   5. SyncMetaData()

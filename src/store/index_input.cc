@@ -158,4 +158,10 @@ absl::Status IndexInput::Prefetch(uint64_t offset, uint64_t length) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<IndexInput> OpenInput(Directory* dir, std::string_view name) {
+  absl::StatusOr<std::shared_ptr<const MappedFile>> file = dir->OpenFile(name);
+  if (!file.ok()) return file.status();
+  return IndexInput(std::string(name), *std::move(file));
+}
+
 }  // namespace invert

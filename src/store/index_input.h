@@ -51,6 +51,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -232,6 +233,10 @@ class IndexInput {
   uint64_t consecutive_hits_ = 0;  // kBackoff: calls since the last miss
   PrefetchStats stats_;
 };
+
+// Opens `name` in `dir` for reading through a bounds-checked IndexInput (the
+// codec's way to read a file; Directory::OpenFile underneath).
+absl::StatusOr<IndexInput> OpenInput(Directory* dir, std::string_view name);
 
 }  // namespace invert
 

@@ -101,4 +101,10 @@ absl::Status IndexOutput::Close() {
   return status_;
 }
 
+absl::StatusOr<std::unique_ptr<IndexOutput>> CreateOutput(Directory* dir, std::string_view name) {
+  absl::StatusOr<std::unique_ptr<WritableFile>> file = dir->CreateFile(name);
+  if (!file.ok()) return file.status();
+  return std::make_unique<IndexOutput>(std::string(name), *std::move(file));
+}
+
 }  // namespace invert

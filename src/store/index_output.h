@@ -40,6 +40,7 @@
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "invert/directory.h"
 #include "util/varint.h"
 
@@ -144,6 +145,11 @@ class IndexOutput {
   bool closed_ = false;
   absl::Status status_;
 };
+
+// Creates `name` in `dir` for writing through a buffered, checksumming
+// IndexOutput (the codec's way to write a file; Directory::CreateFile
+// underneath). kAlreadyExists if the file exists.
+absl::StatusOr<std::unique_ptr<IndexOutput>> CreateOutput(Directory* dir, std::string_view name);
 
 }  // namespace invert
 

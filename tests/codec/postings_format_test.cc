@@ -131,8 +131,8 @@ TEST(PostingsFormatTest, RoundTripsEveryOptionAndSkipsBlocks) {
   auto terms = TermsReader::Open(dir.get(), "_0", id);
   ASSERT_TRUE(terms.ok()) << terms.status();
   ASSERT_TRUE((*terms)->CheckIntegrity().ok());
-  auto doc_in = dir->OpenInput("_0.doc");
-  auto pos_in = dir->OpenInput("_0.pos");
+  auto doc_in = OpenInput(dir.get(), "_0.doc");
+  auto pos_in = OpenInput(dir.get(), "_0.pos");
   ASSERT_TRUE(doc_in.ok() && pos_in.ok());
   uint64_t skipped = 0;
   for (const auto& [info, model] : fields) {
@@ -205,8 +205,8 @@ TEST(PostingsFormatTest, DamagedPostingsNeverCrash) {
   Write(dir.get(), id, fields);
   auto terms = TermsReader::Open(dir.get(), "_0", id);
   ASSERT_TRUE(terms.ok());
-  auto doc_in = dir->OpenInput("_0.doc");
-  auto pos_in = dir->OpenInput("_0.pos");
+  auto doc_in = OpenInput(dir.get(), "_0.doc");
+  auto pos_in = OpenInput(dir.get(), "_0.pos");
   std::vector<uint8_t> doc(Body(*doc_in).begin(), Body(*doc_in).end());
   std::vector<uint8_t> pos(Body(*pos_in).begin(), Body(*pos_in).end());
   const Model& model = fields[0].second;

@@ -25,7 +25,7 @@ std::string Hex(std::span<const uint8_t> bytes) {
 
 // Every byte of `file`, as hex.
 std::string FileHex(Directory* dir, std::string_view file) {
-  absl::StatusOr<IndexInput> in = dir->OpenInput(file);
+  absl::StatusOr<IndexInput> in = OpenInput(dir, file);
   EXPECT_TRUE(in.ok()) << in.status();
   return in.ok() ? Hex(in->bytes()) : std::string();
 }

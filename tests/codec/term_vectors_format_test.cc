@@ -127,7 +127,7 @@ class TermVectorsTest : public ::testing::Test {
   }
 
   std::vector<uint8_t> ReadFile(const std::string& name) {
-    auto in = dir_->OpenInput(name);
+    auto in = OpenInput(dir_.get(), name);
     EXPECT_TRUE(in.ok()) << in.status();
     if (!in.ok()) return {};
     return std::vector<uint8_t>(in->bytes().begin(), in->bytes().end());

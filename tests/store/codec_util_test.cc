@@ -68,13 +68,13 @@ class CodecUtilTest : public ::testing::Test {
   // Writes header, `payload`, footer to `name`; returns the file's bytes.
   std::vector<uint8_t> WriteChecksummed(const std::string& name, std::string_view payload,
                                         const SegmentId& id) {
-    auto out = dir_->CreateOutput(name);
+    auto out = CreateOutput(dir_.get(), name);
     EXPECT_TRUE(out.ok());
     EXPECT_TRUE(WriteHeader(**out, "TestCodec", 3, id).ok());
     (*out)->WriteBytes(payload.data(), payload.size());
     EXPECT_TRUE(WriteFooter(**out).ok());
     EXPECT_TRUE((*out)->Close().ok());
-    auto in = dir_->OpenInput(name);
+    auto in = OpenInput(dir_.get(), name);
     EXPECT_TRUE(in.ok());
     return std::vector<uint8_t>(in->bytes().begin(), in->bytes().end());
   }
@@ -100,7 +100,7 @@ TEST_F(CodecUtilTest, HeaderAndFooterBytesAreTheDocumentedLayout) {
   EXPECT_THAT(file, ElementsAreArray(expected));
   EXPECT_EQ(file.size(), HeaderLength("TestCodec") + 2 + kFooterLength);
 
-  auto in = dir_->OpenInput("_0.doc");
+  auto in = OpenInput(dir_.get(), "_0.doc");
   auto version = CheckHeader(*in, "TestCodec", 1, 3, id);
   ASSERT_TRUE(version.ok()) << version.status();
   EXPECT_EQ(*version, 3u);
@@ -118,7 +118,7 @@ TEST_F(CodecUtilTest, CheckHeaderReportsEachMismatch) {
   const SegmentId id = MakeId(1);
   WriteChecksummed("h", "", id);
   auto check = [&](std::string_view codec, uint32_t min, uint32_t max, const SegmentId& want) {
-    auto in = dir_->OpenInput("h");
+    auto in = OpenInput(dir_.get(), "h");
     return CheckHeader(*in, codec, min, max, want).status();
   };
   EXPECT_TRUE(check("TestCodec", 3, 3, id).ok());
@@ -156,7 +156,7 @@ TEST_F(CodecUtilTest, CheckHeaderOnEveryTruncatedHeaderIsDataLoss) {
 }
 
 TEST_F(CodecUtilTest, WriteHeaderRejectsBadCodecNames) {
-  auto out = dir_->CreateOutput("names");
+  auto out = CreateOutput(dir_.get(), "names");
   ASSERT_TRUE(out.ok());
   for (std::string bad : {std::string(), std::string(128, 'a'), std::string("has space"),
                           std::string("tab\t"), std::string("\xc3\xa9")}) {

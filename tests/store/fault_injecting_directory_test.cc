@@ -43,7 +43,7 @@ std::vector<std::string> DataFiles(uint32_t gen) {
 absl::Status Commit(Directory& dir, uint32_t gen) {
   const std::vector<std::string> files = DataFiles(gen);
   for (const std::string& name : files) {
-    auto out = dir.CreateOutput(name);
+    auto out = CreateOutput(&dir, name);
     if (!out.ok()) return out.status();
     if (absl::Status s = WriteHeader(**out, "Data", 1, kId); !s.ok()) return s;
     for (int i = 0; i < kValuesPerFile; ++i) (*out)->WriteVInt32(gen * 100000 + i * 37);
@@ -63,7 +63,7 @@ absl::Status Commit(Directory& dir, uint32_t gen) {
 // Reads and fully verifies the commit point and every file it names; returns
 // its generation and file names.
 absl::StatusOr<std::pair<uint32_t, std::vector<std::string>>> ReadCommit(Directory& dir) {
-  auto in = dir.OpenInput("segments");
+  auto in = OpenInput(&dir, "segments");
   if (!in.ok()) return in.status();
   if (auto s = CheckHeader(*in, "Segments", 1, 1, kId); !s.ok()) return s.status();
   uint32_t gen = 0, count = 0;
@@ -73,7 +73,7 @@ absl::StatusOr<std::pair<uint32_t, std::vector<std::string>>> ReadCommit(Directo
   for (std::string& name : files) in->ReadString(&name);
   if (auto s = CheckFooter(*in); !s.ok()) return s.status();
   for (const std::string& name : files) {
-    auto data = dir.OpenInput(name);
+    auto data = OpenInput(&dir, name);
     if (!data.ok()) return data.status();
     if (auto s = VerifyChecksum(*data); !s.ok()) return s.status();
     if (auto s = CheckHeader(*data, "Data", 1, 1, kId); !s.ok()) return s.status();
@@ -192,7 +192,7 @@ TEST_F(FaultInjectingDirectoryTest, MessagesNameTheOpItsNumberAndTheFile) {
   auto base = FreshDir("messages");
   FaultInjectingDirectory dir(base.get());
   dir.FailAt(2);
-  auto out = dir.CreateOutput("_0.doc");  // op 1: create
+  auto out = CreateOutput(&dir, "_0.doc");  // op 1: create
   ASSERT_TRUE(out.ok());
   (*out)->WriteBytes("abc", 3);
   absl::Status s = (*out)->Close();  // op 2: write
@@ -211,7 +211,8 @@ TEST_F(FaultInjectingDirectoryTest, MessagesNameTheOpItsNumberAndTheFile) {
   EXPECT_THAT(Message(dir.SyncMetaData()),
               HasSubstr("injected fault: directory sync #5 of FSDirectory("));
   dir.FailAt(dir.op_count() + 1);
-  EXPECT_THAT(Message(dir.CreateOutput("x").status()), HasSubstr("injected fault: create #6 of x"));
+  EXPECT_THAT(Message(CreateOutput(&dir, "x").status()),
+              HasSubstr("injected fault: create #6 of x"));
   EXPECT_FALSE(base->FileLength("x").ok());  // not created
 }
 
@@ -219,7 +220,7 @@ TEST_F(FaultInjectingDirectoryTest, CountsAndCountedOps) {
   auto base = FreshDir("counts");
   FaultInjectingDirectory dir(base.get());
   dir.set_max_write_size(10);
-  auto out = dir.CreateOutput("f");
+  auto out = CreateOutput(&dir, "f");
   (*out)->WriteBytes(std::string(25, 'x').data(), 25);
   ASSERT_TRUE((*out)->Close().ok());
   EXPECT_EQ(dir.calls(kFaultCreate), 1u);
@@ -244,13 +245,13 @@ TEST_F(FaultInjectingDirectoryTest, StickyFaultFailsEverythingAfter) {
   FaultInjectingDirectory dir(base.get());
   dir.set_sticky(true);
   dir.FailAt(2);
-  ASSERT_TRUE(dir.CreateOutput("a").ok());
-  EXPECT_FALSE(dir.CreateOutput("b").ok());
-  EXPECT_FALSE(dir.CreateOutput("c").ok());
+  ASSERT_TRUE(CreateOutput(&dir, "a").ok());
+  EXPECT_FALSE(CreateOutput(&dir, "b").ok());
+  EXPECT_FALSE(CreateOutput(&dir, "c").ok());
   EXPECT_FALSE(dir.SyncMetaData().ok());
   EXPECT_EQ(dir.faults_injected(), 3u);
   dir.FailAt(0);
-  EXPECT_TRUE(dir.CreateOutput("d").ok());
+  EXPECT_TRUE(CreateOutput(&dir, "d").ok());
 }
 
 TEST_F(FaultInjectingDirectoryTest, CommitSurvivesAFaultAtEveryOp) {
@@ -327,7 +328,7 @@ TEST_F(StoreAtomicFileTest, ReplacesAndReadsBack) {
   const std::vector<uint8_t> second = {4, 5};
   ASSERT_TRUE(WriteFileAtomically(*dir, "commit", first).ok());
   ASSERT_TRUE(WriteFileAtomically(*dir, "commit", second).ok());
-  auto in = dir->OpenInput("commit");
+  auto in = OpenInput(dir.get(), "commit");
   ASSERT_TRUE(in.ok());
   EXPECT_EQ(std::vector<uint8_t>(in->bytes().begin(), in->bytes().end()), second);
   EXPECT_THAT(*dir->ListAll(), ::testing::ElementsAre("commit"));
@@ -335,7 +336,7 @@ TEST_F(StoreAtomicFileTest, ReplacesAndReadsBack) {
 
 TEST_F(StoreAtomicFileTest, StaleTempFromACrashIsReplaced) {
   auto dir = FreshDir("stale");
-  auto out = dir->CreateOutput("pending_commit");
+  auto out = CreateOutput(dir.get(), "pending_commit");
   (*out)->WriteBytes("half-written", 12);
   ASSERT_TRUE((*out)->Close().ok());
   ASSERT_TRUE(WriteFileAtomically(*dir, "commit", std::vector<uint8_t>{7}).ok());
@@ -363,7 +364,7 @@ TEST_F(StoreAtomicFileTest, WriterErrorAbortsTheCommit) {
   });
   EXPECT_EQ(Message(s), "encoder gave up");
   EXPECT_THAT(*dir->ListAll(), ::testing::ElementsAre("commit"));
-  EXPECT_EQ(dir->OpenInput("commit")->bytes()[0], 1);
+  EXPECT_EQ(OpenInput(dir.get(), "commit")->bytes()[0], 1);
 }
 
 }  // namespace

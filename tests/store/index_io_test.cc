@@ -225,7 +225,7 @@ TEST_F(IndexOutputTest, RandomPrimitivesRoundTripThroughMappedInput) {
       ASSERT_TRUE(out->Close().ok());
       EXPECT_EQ(out->checksum(), XXH64(model.data(), model.size(), 0));
 
-      auto in = dir_->OpenInput(name);
+      auto in = OpenInput(dir_.get(), name);
       ASSERT_TRUE(in.ok()) << in.status();
       ASSERT_EQ(in->length(), model.size());
       ASSERT_TRUE(std::equal(model.begin(), model.end(), in->bytes().begin()));
@@ -247,7 +247,7 @@ TEST_F(IndexOutputTest, VIntBoundaries) {
   for (uint64_t v : values) out->WriteVInt64(v);
   out->WriteVInt32(0xffffffff);
   ASSERT_TRUE(out->Close().ok());
-  auto in = dir_->OpenInput("v");
+  auto in = OpenInput(dir_.get(), "v");
   ASSERT_TRUE(in.ok());
   for (uint64_t v : values) {
     uint64_t read;
@@ -266,7 +266,7 @@ TEST_F(IndexOutputTest, FixedWidthIsLittleEndian) {
   out->WriteFixed64(0x0c0b0a0908070605);
   out->WriteString("hi");
   ASSERT_TRUE(out->Close().ok());
-  auto in = dir_->OpenInput("le");
+  auto in = OpenInput(dir_.get(), "le");
   ASSERT_TRUE(in.ok());
   EXPECT_THAT(std::vector<uint8_t>(in->bytes().begin(), in->bytes().end()),
               ::testing::ElementsAre(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 2, 'h', 'i'));
@@ -321,7 +321,7 @@ TEST_F(IndexInputTest, EveryReadFailsCleanlyAtEveryTruncationPoint) {
     ModelWrite(op, model);
   }
   ASSERT_TRUE(out->Close().ok());
-  auto whole = dir_->OpenInput("full");
+  auto whole = OpenInput(dir_.get(), "full");
   ASSERT_TRUE(whole.ok());
   for (uint64_t cut = 0; cut <= model.size(); ++cut) {
     // A slice is a file truncated at `cut`: the bytes after it exist (ASan
@@ -367,7 +367,7 @@ TEST_F(IndexInputTest, MalformedVIntIsDataLoss) {
   out->WriteBytes(too_long32, sizeof(too_long32));
   out->WriteBytes(too_long64, sizeof(too_long64));
   ASSERT_TRUE(out->Close().ok());
-  auto in = dir_->OpenInput("bad");
+  auto in = OpenInput(dir_.get(), "bad");
   ASSERT_TRUE(in.ok());
   uint32_t v32;
   EXPECT_FALSE(in->ReadVInt32(&v32));
@@ -375,7 +375,7 @@ TEST_F(IndexInputTest, MalformedVIntIsDataLoss) {
   EXPECT_THAT(std::string(in->status().message()), HasSubstr("malformed VInt32"));
   auto in64 = in->Slice(0, 0);  // sticky: a failed input cannot be sliced
   EXPECT_FALSE(in64.ok());
-  auto fresh = dir_->OpenInput("bad");
+  auto fresh = OpenInput(dir_.get(), "bad");
   ASSERT_TRUE(fresh->Seek(sizeof(too_long32)).ok());
   uint64_t v64;
   EXPECT_FALSE(fresh->ReadVInt64(&v64));
@@ -387,7 +387,7 @@ TEST_F(IndexInputTest, HugeStringLengthFailsWithoutAllocating) {
   out->WriteVInt32(0xfffffff0u);  // claims ~4 GiB
   out->WriteBytes("abc", 3);
   ASSERT_TRUE(out->Close().ok());
-  auto in = dir_->OpenInput("s");
+  auto in = OpenInput(dir_.get(), "s");
   std::string s;
   EXPECT_FALSE(in->ReadString(&s));
   EXPECT_EQ(in->status().code(), absl::StatusCode::kOutOfRange);
@@ -398,7 +398,7 @@ TEST_F(IndexInputTest, SliceBoundsAndIndependence) {
   auto out = Create(*dir_, "sl", IndexOutput::kDefaultBufferSize);
   for (int i = 0; i < 100; ++i) out->WriteByte(static_cast<uint8_t>(i));
   ASSERT_TRUE(out->Close().ok());
-  auto in = dir_->OpenInput("sl");
+  auto in = OpenInput(dir_.get(), "sl");
   ASSERT_TRUE(in.ok());
   EXPECT_TRUE(in->Slice(0, 100).ok());
   EXPECT_TRUE(in->Slice(100, 0).ok());
@@ -435,7 +435,7 @@ TEST_F(IndexInputTest, SeekAndCopies) {
   auto out = Create(*dir_, "seek", IndexOutput::kDefaultBufferSize);
   for (int i = 0; i < 10; ++i) out->WriteByte(static_cast<uint8_t>(i));
   ASSERT_TRUE(out->Close().ok());
-  auto in = dir_->OpenInput("seek");
+  auto in = OpenInput(dir_.get(), "seek");
   ASSERT_TRUE(in->Seek(10).ok());
   EXPECT_EQ(in->remaining_length(), 0u);
   ASSERT_TRUE(in->Seek(3).ok());

@@ -228,7 +228,7 @@ class PrefetchMappedFileTest : public ::testing::Test {
     Random rng(testing::TestSeed(77));
     model_.resize(3 * 1024 * 1024 + 123);
     for (uint8_t& b : model_) b = static_cast<uint8_t>(rng.Next());
-    auto out = dir_->CreateOutput("data");
+    auto out = CreateOutput(dir_.get(), "data");
     ASSERT_TRUE(out.ok());
     (*out)->WriteBytes(model_.data(), model_.size());
     ASSERT_TRUE((*out)->Close().ok());
@@ -247,7 +247,7 @@ TEST_F(PrefetchMappedFileTest, PrefetchNeverChangesWhatIsRead) {
   Random rng(testing::TestSeed(5));
   for (PrefetchPolicy policy :
        {PrefetchPolicy::kOff, PrefetchPolicy::kAlways, PrefetchPolicy::kBackoff}) {
-    auto in = dir_->OpenInput("data");
+    auto in = OpenInput(dir_.get(), "data");
     ASSERT_TRUE(in.ok());
     in->set_prefetch_policy(policy);
     ASSERT_TRUE(in->SetReadAdvice(policy == PrefetchPolicy::kOff ? ReadAdvice::kSequential
