@@ -1,8 +1,40 @@
-// TokenBuffer: the tokens that analysis hands to the indexing chain for one
+// TokenBuffer: the tokens an Analyzer hands to the indexing chain for one
 // document (one or more field values), kept in two flat arrays so that adding
-// a token allocates nothing once the buffer has grown to its working size. One
-// buffer is reused for every document an indexing thread sees: Clear() keeps
-// the capacity, Release() frees it.
+// a token allocates nothing once the buffer has grown to its working size. The
+// chain reuses one buffer for every document an indexing thread sees.
+//
+// Stable API: the analyzer extension point. Analyzer::Analyze (analysis.h)
+// appends to a TokenBuffer, so a custom analyzer uses the public methods
+// below, and they keep their meaning and guarantees across releases:
+//   * producers (an analyzer): Add; ReserveTerm + CommitTerm (a term written
+//     in place); Truncate (to undo what this call added); size, empty and
+//     operator[] to read back tokens;
+//   * owners (whoever analyzes outside the chain, e.g. to test an analyzer):
+//     construction, moves, Clear.
+// docs/analysis.md ("Writing your own analyzer") has an example. What the
+// chain needs besides (a byte limit per document, memory accounting,
+// Release) is private: the chain reaches it through LimitedTokenBuffer
+// (src/analysis/limited_token_buffer.h, internal).
+//
+// Guarantees to a producer:
+//   1. Tokens keep the order they were added in; Add copies the term and
+//      payload, which may point anywhere (into this buffer too).
+//   2. The buffer may already hold tokens when Analyze is called (earlier
+//      values and fields of the document): append only, and never Truncate
+//      below the size() seen on entry.
+//   3. A token may be dropped without notice (Add and CommitTerm do nothing)
+//      when the document is over the chain's memory limit; the chain then
+//      rejects the document. A producer needs no check for it: ReserveTerm
+//      still returns writable room.
+//   4. A growth that cannot allocate throws std::bad_alloc and leaves the
+//      buffer as before the call; an analyzer may let it propagate (the chain
+//      catches it and rejects the document).
+//   5. Views (AnalyzedToken::term/payload, ReserveTerm's pointer) stay valid
+//      until the next call of a non-const method.
+//
+// ABI: Add, ReserveTerm and CommitTerm are inline (a token costs a compare
+// and a copy), so the class's layout is compiled into every analyzer and is
+// part of the ABI: changing it needs a new major version (SOVERSION).
 //
 // Memory layout:
 //
@@ -26,23 +58,16 @@
 //   3. Only the out-of-line slow paths reallocate; the arena doubles and the
 //      token array grows by half, so appends are amortized O(bytes).
 //
-// Byte limit: set_byte_limit(n) caps bytes_used() (arena plus token array)
-// at n. The check lives on the growth slow paths only: Add, ReserveTerm and
-// CommitTerm cost what they cost without a limit. A growth is clamped to the
-// limit; when even the clamped growth cannot hold what is asked, the buffer
-// goes over_limit(): it never grows again (until Clear()/Release()) and drops
-// every further token (Add and CommitTerm do nothing). A pending ReserveTerm
-// still gets writable room: a side buffer as large as the largest reservation
-// asked for while over the limit (one term's worth; counted in bytes_used(),
-// freed by Clear()). The tokens already added stay readable. A producer does
-// not need to know about the limit; its caller checks over_limit() after
-// analysis and discards the document.
-//
-// Views (AnalyzedToken::term/payload, ReserveTerm's pointer) point into the
-// arena: they stay valid until the next call of a non-const method.
-//
-// Exceptions: a growth that cannot allocate throws std::bad_alloc and leaves
-// the buffer as before the call (the tokens added so far stay).
+// Byte limit (internal; LimitedTokenBuffer sets it): caps bytes_used() (arena
+// plus token array) at a number of bytes. The check lives on the growth slow
+// paths only: Add, ReserveTerm and CommitTerm cost what they cost without a
+// limit. A growth is clamped to the limit; when even the clamped growth cannot
+// hold what is asked, the buffer goes over_limit(): it never grows again
+// (until Clear()/Release()) and drops every further token (Add and CommitTerm
+// do nothing). A pending ReserveTerm still gets writable room: a side buffer
+// as large as the largest reservation asked for while over the limit (one
+// term's worth; counted in bytes_used(), freed by Clear()). The tokens already
+// added stay readable.
 //
 // Thread safety: none; one buffer per indexing thread.
 #ifndef INVERT_TOKEN_BUFFER_H_
@@ -57,25 +82,29 @@
 #include <utility>
 #include <vector>
 
+#include "invert/export.h"
+
 namespace invert {
 
 // One analyzed token. `term` and `payload` point into the owning TokenBuffer's
 // arena. Offsets are UTF-8 byte offsets into the analyzed field value:
 // [start_offset, end_offset) is the source text of the token.
 struct AnalyzedToken {
-  std::string_view term;
+  std::string_view term = {};
   // Positions advanced since the previous token (Lucene's convention: the
   // first token of a value has increment 1 and lands on position 0).
-  uint32_t position_increment;
-  uint32_t start_offset;
-  uint32_t end_offset;
-  std::string_view payload;  // empty unless the producer set one
+  uint32_t position_increment = 1;
+  uint32_t start_offset = 0;
+  uint32_t end_offset = 0;
+  std::string_view payload = {};  // empty unless the producer set one
 };
 
-class TokenBuffer {
+class INVERT_EXPORT TokenBuffer {
  public:
+  // ---- For the buffer's owner.
+
   TokenBuffer() = default;
-  // A moved-from buffer is empty, holds no memory and has no byte limit.
+  // A moved-from buffer is empty and holds no memory.
   TokenBuffer(TokenBuffer&& other) noexcept { Swap(other); }
   TokenBuffer& operator=(TokenBuffer&& other) noexcept {
     TokenBuffer moved(std::move(other));
@@ -85,8 +114,8 @@ class TokenBuffer {
   TokenBuffer(const TokenBuffer&) = delete;
   TokenBuffer& operator=(const TokenBuffer&) = delete;
 
-  // Forgets every token and resets over_limit(); keeps the memory (and the
-  // byte limit) for the next document.
+  // Forgets every token; keeps the memory for the next document. Not for
+  // producers (it drops the tokens of the document's other values).
   void Clear() {
     size_ = 0;
     arena_size_ = 0;
@@ -94,18 +123,7 @@ class TokenBuffer {
     if (over_limit_) ResetLimitState();
   }
 
-  // Clear(), and frees all memory: bytes_used() becomes 0. For a buffer that
-  // grew for one exceptional document.
-  void Release();
-
-  // Caps bytes_used() at `bytes` from the next growth on (see the header
-  // comment); SIZE_MAX (the default) is no limit. Memory already held is
-  // kept even if it exceeds the new limit, but it will not grow.
-  void set_byte_limit(size_t bytes) { byte_limit_ = bytes; }
-  size_t byte_limit() const { return byte_limit_; }
-  // Returns true iff a growth since the last Clear() would have exceeded the
-  // byte limit: tokens were dropped and the buffer's content is incomplete.
-  bool over_limit() const { return over_limit_; }
+  // ---- For producers (analyzers).
 
   // Appends a token, copying `term` and `payload` into the arena. They may
   // point into this buffer (e.g. a term of an earlier token).
@@ -167,8 +185,10 @@ class TokenBuffer {
                          e.end_offset, std::string_view(p + e.term_length, e.payload_length)};
   }
 
-  // Drops tokens [n, size()) and their arena bytes (undo of a partly added
-  // value). REQUIRES: n <= size().
+  // Drops tokens [n, size()) and their arena bytes in O(1): how a producer
+  // that fails undoes what it added (Analyze leaves *out as it found it).
+  // REQUIRES: n <= size(); a producer's n is at least the size() it saw on
+  // entry.
   void Truncate(size_t n) {
     assert(n <= size_);
     if (n == size_) return;
@@ -177,6 +197,25 @@ class TokenBuffer {
     reserved_ = 0;
     if (over_limit_) ClampToSizes();
   }
+
+ private:
+  // The chain's side of the buffer (byte limit, memory accounting, Release),
+  // public there.
+  friend class LimitedTokenBuffer;
+
+  // Clear(), and frees all memory: bytes_used() becomes 0. For a buffer that
+  // grew for one exceptional document.
+  void Release();
+
+  // Caps bytes_used() at `bytes` from the next growth on (see the header
+  // comment); SIZE_MAX (the default) is no limit. Memory already held is
+  // kept even if it exceeds the new limit, but it will not grow. Clear()
+  // keeps the limit; moving the buffer takes it along.
+  void set_byte_limit(size_t bytes) { byte_limit_ = bytes; }
+  size_t byte_limit() const { return byte_limit_; }
+  // Returns true iff a growth since the last Clear() would have exceeded the
+  // byte limit: tokens were dropped and the buffer's content is incomplete.
+  bool over_limit() const { return over_limit_; }
 
   void Swap(TokenBuffer& other) noexcept {
     std::swap(arena_, other.arena_);
@@ -207,7 +246,6 @@ class TokenBuffer {
   // Bookkeeping bytes per token (beside its term and payload bytes).
   static constexpr size_t kBytesPerToken = 32;
 
- private:
   struct Entry {
     size_t begin;  // arena offset of the term; the payload follows it
     uint32_t term_length;

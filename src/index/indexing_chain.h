@@ -61,6 +61,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "analysis/limited_token_buffer.h"
 #include "index/field_infos.h"
 #include "index/index_schema.h"
 #include "index/postings_writer_per_field.h"
@@ -69,7 +70,6 @@
 #include "invert/analysis.h"
 #include "invert/document.h"
 #include "invert/term_bytes_layout.h"
-#include "invert/token_buffer.h"
 #include "util/block_allocator.h"
 #include "util/counted_array.h"
 #include "util/ram_counter.h"
@@ -280,7 +280,7 @@ class IndexingChain {
   // counted_scratch_) after each phase.
   std::vector<DocField> doc_fields_;
   std::vector<int32_t> doc_field_index_;  // by field number: into doc_fields_, or -1
-  TokenBuffer tokens_;
+  LimitedTokenBuffer tokens_;
   std::vector<InvertedToken> inverted_;  // one chunk
   std::vector<uint32_t> term_ids_;       // one chunk, for term vectors
   std::vector<BufferedStoredValue> stored_scratch_;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/limited_token_buffer.h"
 #include "gtest/gtest.h"
 #include "invert/analysis.h"
 #include "test_seed.h"
@@ -210,7 +211,7 @@ TEST(StandardAnalyzerTest, InvalidUtf8LeavesTheBufferUnchanged) {
   for (StandardPath path : {StandardPath::kAuto, StandardPath::kIcuOnly}) {
     for (bool nfkc : {false, true}) {
       auto analyzer = internal::NewStandardAnalyzer({.nfkc = nfkc}, path);
-      TokenBuffer buffer;
+      LimitedTokenBuffer buffer;
       ASSERT_TRUE(analyzer->Analyze("already here, café", &buffer).ok());
       const std::vector<Token> before = Tokens(buffer);
       const size_t arena_before = buffer.arena_bytes();

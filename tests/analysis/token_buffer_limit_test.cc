@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "analysis/limited_token_buffer.h"
 #include "gtest/gtest.h"
 #include "invert/analysis.h"
-#include "invert/token_buffer.h"
 #include "test_seed.h"
 #include "util/random.h"
 
@@ -26,7 +26,7 @@ struct ModelToken {
   std::string payload;
 };
 
-void ExpectSame(const TokenBuffer& buffer, const std::vector<ModelToken>& model) {
+void ExpectSame(const LimitedTokenBuffer& buffer, const std::vector<ModelToken>& model) {
   ASSERT_EQ(buffer.size(), model.size());
   size_t bytes = 0;
   for (size_t i = 0; i < model.size(); ++i) {
@@ -42,7 +42,7 @@ void ExpectSame(const TokenBuffer& buffer, const std::vector<ModelToken>& model)
 }
 
 TEST(TokenBufferLimitTest, StopsGrowingAndDropsFurtherTokens) {
-  TokenBuffer buffer;
+  LimitedTokenBuffer buffer;
   buffer.set_byte_limit(10000);
   std::vector<ModelToken> model;
   size_t i = 0;
@@ -77,7 +77,7 @@ TEST(TokenBufferLimitTest, StopsGrowingAndDropsFurtherTokens) {
 }
 
 TEST(TokenBufferLimitTest, ReservationsOverTheLimitComeFromASideBuffer) {
-  TokenBuffer buffer;
+  LimitedTokenBuffer buffer;
   buffer.set_byte_limit(4096);
   std::vector<ModelToken> model;
   // Grow until a reservation cannot be served from the arena.
@@ -109,7 +109,7 @@ TEST(TokenBufferLimitTest, AnalyzersStopAtTheLimit) {
   std::string text;
   for (int i = 0; i < 200000; ++i) text += "tok" + std::to_string(i % 977) + " ";
   for (auto make : {&NewWhitespaceAnalyzer, +[] { return NewStandardAnalyzer(); }}) {
-    TokenBuffer buffer;
+    LimitedTokenBuffer buffer;
     buffer.set_byte_limit(256 * 1024);
     std::unique_ptr<Analyzer> analyzer = make();
     ASSERT_TRUE(analyzer->Analyze(text, &buffer).ok());
@@ -125,7 +125,7 @@ TEST(TokenBufferLimitTest, AnalyzersStopAtTheLimit) {
 TEST(TokenBufferLimitTest, MatchesModelUnderRandomOperationsWithLimits) {
   Random rng(testing::TestSeed(4711));
   for (int round = 0; round < 40; ++round) {
-    TokenBuffer buffer;
+    LimitedTokenBuffer buffer;
     const size_t limit = rng.Range(0, 20000);
     buffer.set_byte_limit(limit);
     std::vector<ModelToken> model;

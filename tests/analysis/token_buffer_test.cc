@@ -1,11 +1,11 @@
 // Tests of TokenBuffer against a vector-of-strings model: Add, payloads,
 // in-place terms (ReserveTerm/CommitTerm), Truncate, Clear keeping capacity,
-// self-referencing adds across a reallocation, and moves.
-#include "invert/token_buffer.h"
-
+// self-referencing adds across a reallocation, and moves; through
+// LimitedTokenBuffer, which also shows the bytes held.
 #include <string>
 #include <vector>
 
+#include "analysis/limited_token_buffer.h"
 #include "gtest/gtest.h"
 #include "test_seed.h"
 #include "util/random.h"
@@ -21,7 +21,7 @@ struct ModelToken {
   std::string payload;
 };
 
-void ExpectSame(const TokenBuffer& buffer, const std::vector<ModelToken>& model) {
+void ExpectSame(const LimitedTokenBuffer& buffer, const std::vector<ModelToken>& model) {
   ASSERT_EQ(buffer.size(), model.size());
   ASSERT_EQ(buffer.empty(), model.empty());
   size_t bytes = 0;
@@ -44,7 +44,7 @@ std::string RandomBytes(Random& rng, size_t max_length) {
 }
 
 TEST(TokenBufferTest, AddAndRead) {
-  TokenBuffer buffer;
+  LimitedTokenBuffer buffer;
   EXPECT_TRUE(buffer.empty());
   buffer.Add("hello", 1, 0, 5);
   buffer.Add("", 2, 6, 6, "pay");
@@ -53,7 +53,7 @@ TEST(TokenBufferTest, AddAndRead) {
 }
 
 TEST(TokenBufferTest, TruncateDropsTokensAndTheirBytes) {
-  TokenBuffer buffer;
+  LimitedTokenBuffer buffer;
   buffer.Add("a", 1, 0, 1);
   buffer.Add("bb", 1, 2, 4, "p");
   buffer.Add("ccc", 1, 5, 8);
@@ -68,7 +68,7 @@ TEST(TokenBufferTest, TruncateDropsTokensAndTheirBytes) {
 }
 
 TEST(TokenBufferTest, ClearKeepsCapacity) {
-  TokenBuffer buffer;
+  LimitedTokenBuffer buffer;
   for (int i = 0; i < 1000; ++i) buffer.Add(std::string(i % 17, 'x'), 1, 0, 0);
   const size_t held = buffer.bytes_used();
   const std::string_view first_term = buffer[1].term;
@@ -82,7 +82,7 @@ TEST(TokenBufferTest, ClearKeepsCapacity) {
 }
 
 TEST(TokenBufferTest, ReserveAndCommitInPlace) {
-  TokenBuffer buffer;
+  LimitedTokenBuffer buffer;
   buffer.Add("first", 1, 0, 5);
   char* p = buffer.ReserveTerm(10);
   std::memcpy(p, "abc", 3);
@@ -98,7 +98,7 @@ TEST(TokenBufferTest, ReserveAndCommitInPlace) {
 }
 
 TEST(TokenBufferTest, CommitWithPayloadThatDoesNotFit) {
-  TokenBuffer buffer;
+  LimitedTokenBuffer buffer;
   const std::string big_payload(5000, 'p');
   char* p = buffer.ReserveTerm(3);
   std::memcpy(p, "xyz", 3);
@@ -107,7 +107,7 @@ TEST(TokenBufferTest, CommitWithPayloadThatDoesNotFit) {
 }
 
 TEST(TokenBufferTest, AddOfItsOwnTermAcrossReallocation) {
-  TokenBuffer buffer;
+  LimitedTokenBuffer buffer;
   buffer.Add("seed", 1, 0, 4, "pl");
   std::vector<ModelToken> model = {{"seed", 1, 0, 4, "pl"}};
   for (int i = 0; i < 2000; ++i) {
@@ -120,9 +120,9 @@ TEST(TokenBufferTest, AddOfItsOwnTermAcrossReallocation) {
 }
 
 TEST(TokenBufferTest, MoveLeavesAnEmptyBuffer) {
-  TokenBuffer a;
+  LimitedTokenBuffer a;
   a.Add("x", 1, 0, 1);
-  TokenBuffer b(std::move(a));
+  LimitedTokenBuffer b(std::move(a));
   ExpectSame(b, {{"x", 1, 0, 1, ""}});
   EXPECT_TRUE(a.empty());  // NOLINT(bugprone-use-after-move): documented state
   EXPECT_EQ(a.bytes_used(), 0u);
@@ -134,7 +134,7 @@ TEST(TokenBufferTest, MoveLeavesAnEmptyBuffer) {
 
 TEST(TokenBufferTest, MatchesModelUnderRandomOperations) {
   Random rng(testing::TestSeed(401));
-  TokenBuffer buffer;
+  LimitedTokenBuffer buffer;
   std::vector<ModelToken> model;
   for (int step = 0; step < 100000; ++step) {
     const uint64_t op = rng.Uniform(100);
