@@ -20,10 +20,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string_view>
 
 #include "absl/status/status.h"
+#include "invert/export.h"
 #include "invert/token_buffer.h"
 
 namespace invert {
@@ -32,7 +34,11 @@ namespace invert {
 // int32_t; token offsets are uint32_t).
 inline constexpr size_t kMaxAnalyzedTextBytes = INT32_MAX;
 
-class Analyzer {
+// The extension point for custom analysis: derive from Analyzer, append
+// tokens with the TokenBuffer methods token_buffer.h marks stable, and hand a
+// factory to the writer (IndexWriterOptions::analyzer / field_analyzers).
+// docs/analysis.md, "Writing your own analyzer", has an example.
+class INVERT_EXPORT Analyzer {
  public:
   virtual ~Analyzer() = default;
 
@@ -43,8 +49,19 @@ class Analyzer {
   // surrogates, code points above U+10FFFF, stray continuation bytes and
   // truncated sequences are all rejected), or if it is longer than
   // kMaxAnalyzedTextBytes. On any error *out is exactly as before the call.
+  //
+  // A custom analyzer: *out may already hold tokens (append only). Which
+  // input it accepts is its own business (the three below check what is
+  // described above); the indexing chain checks what it gets regardless and
+  // rejects the document, naming the field, for an immense term, a first
+  // position increment of 0, or (when the field records offsets) offsets
+  // that go backwards or end before they start.
   virtual absl::Status Analyze(std::string_view text, TokenBuffer* out) = 0;
 };
+
+// Makes a new analyzer; the writer calls it once per indexing thread and
+// field (analyzers are not thread-safe).
+using AnalyzerFactory = std::function<std::unique_ptr<Analyzer>()>;
 
 struct StandardAnalyzerOptions {
   // Behaviour.
@@ -67,17 +84,18 @@ struct StandardAnalyzerOptions {
 };
 
 // UAX #29 words, case folded (see above).
-std::unique_ptr<Analyzer> NewStandardAnalyzer(const StandardAnalyzerOptions& options = {});
+INVERT_EXPORT std::unique_ptr<Analyzer> NewStandardAnalyzer(
+    const StandardAnalyzerOptions& options = {});
 
 // Tokens are the maximal runs of code points without the Unicode White_Space
 // property (U+0009..000D, U+0020, U+0085, U+00A0, U+1680, U+2000..200A,
 // U+2028, U+2029, U+202F, U+205F, U+3000). No case change, no length limit.
-std::unique_ptr<Analyzer> NewWhitespaceAnalyzer();
+INVERT_EXPORT std::unique_ptr<Analyzer> NewWhitespaceAnalyzer();
 
 // The whole value is one token with offsets [0, text.size()). An empty value
 // gives one empty token (as Lucene's KeywordTokenizer does), so every value
 // of a keyword field is findable, the empty one included.
-std::unique_ptr<Analyzer> NewKeywordAnalyzer();
+INVERT_EXPORT std::unique_ptr<Analyzer> NewKeywordAnalyzer();
 
 }  // namespace invert
 

@@ -50,20 +50,28 @@
 //
 // Thread safety: every method may be called from any thread. Commit, Close
 // and Rollback wait for documents being added to finish.
+//
+// IndexWriter is an interface (the implementation lives in the library, as
+// leveldb::DB's does): Open() returns one, and a caller may implement it too,
+// e.g. as a test double.
 #ifndef INVERT_INDEX_WRITER_H_
 #define INVERT_INDEX_WRITER_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "invert/analysis.h"
 #include "invert/directory.h"
 #include "invert/document.h"
+#include "invert/export.h"
+#include "invert/field_type.h"
 #include "invert/term_bytes_layout.h"
 
 namespace invert {
@@ -93,9 +101,10 @@ struct IndexWriterOptions {
   // may list are kept (never deleted), for a person to inspect.
   bool recover = false;
   // Analyzer for tokenized text fields (the standard analyzer if unset), and
-  // per-field overrides.
-  std::function<std::unique_ptr<Analyzer>()> analyzer;
-  absl::flat_hash_map<std::string, std::function<std::unique_ptr<Analyzer>()>> field_analyzers;
+  // per-field overrides (field name -> factory). Each indexing thread calls a
+  // factory once per field it meets, for an analyzer of its own.
+  AnalyzerFactory analyzer = {};
+  std::map<std::string, AnalyzerFactory, std::less<>> field_analyzers = {};
   // Positions and offsets skipped between the values of a multi-valued field.
   uint32_t position_increment_gap = 0;
   uint32_t offset_gap = 1;
@@ -141,14 +150,14 @@ struct IndexWriterStats {
 
 // What Open() found.
 struct IndexWriterOpenInfo {
-  bool created = false;                      // true iff this writer starts a new index
-  uint64_t generation = 0;                   // the commit opened (0 when created)
-  uint64_t docs = 0;                         // documents in that commit
-  std::string index_id;                      // 32 hex digits
-  std::vector<std::string> skipped_commits;  // unreadable newer commit points (recover)
+  bool created = false;                           // true iff this writer starts a new index
+  uint64_t generation = 0;                        // the commit opened (0 when created)
+  uint64_t docs = 0;                              // documents in that commit
+  std::string index_id = {};                      // 32 hex digits
+  std::vector<std::string> skipped_commits = {};  // unreadable newer commit points (recover)
 };
 
-class IndexWriter {
+class INVERT_EXPORT IndexWriter {
  public:
   // Opens (or creates) the index at `path` as options.open_mode says. A
   // missing parent, an unwritable directory, a lock held by another writer
@@ -160,35 +169,36 @@ class IndexWriter {
   // outlive the writer.
   static absl::StatusOr<std::unique_ptr<IndexWriter>> Open(Directory* dir,
                                                            IndexWriterOptions options);
-  ~IndexWriter();  // without Close(): rolls back to the last commit
+
+  // Without Close(): rolls back to the last commit (and releases the lock).
+  virtual ~IndexWriter();
+  IndexWriter(const IndexWriter&) = delete;
+  IndexWriter& operator=(const IndexWriter&) = delete;
 
   // Adds one document (atomically: a rejected document leaves no trace).
   // InvalidArgument for bad input; other codes for I/O errors during a
   // flush, after which the writer refuses further work (Rollback or reopen).
-  absl::Status AddDocument(const Document& doc);
+  virtual absl::Status AddDocument(const Document& doc) = 0;
 
-  absl::Status Commit();
+  virtual absl::Status Commit() = 0;
   // Commit() and release. Further calls fail.
-  absl::Status Close();
+  virtual absl::Status Close() = 0;
   // Discards all changes since the last commit (or Open).
-  absl::Status Rollback();
+  virtual absl::Status Rollback() = 0;
 
-  IndexWriterStats stats() const;
-  const IndexWriterOpenInfo& open_info() const;
+  virtual IndexWriterStats stats() const = 0;
+  virtual const IndexWriterOpenInfo& open_info() const = 0;
   // The index's fields and their types: those of the last commit, then those
   // added since, in order of first use.
-  std::vector<FieldSchema> schema() const;
+  virtual std::vector<FieldSchema> schema() const = 0;
   // Adjustments Open() made to the options, and what recover skipped, in
   // words.
-  const std::vector<std::string>& warnings() const;
+  virtual const std::vector<std::string>& warnings() const = 0;
   // Effective number of concurrent in-memory segments.
-  int threads() const;
+  virtual int threads() const = 0;
 
-  class Impl;
-
- private:
-  explicit IndexWriter(std::unique_ptr<Impl> impl);
-  std::unique_ptr<Impl> impl_;
+ protected:
+  IndexWriter() = default;
 };
 
 }  // namespace invert

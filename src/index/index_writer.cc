@@ -1,5 +1,6 @@
-// IndexWriter: the write lock, open modes, threads, the RAM-driven flush
-// policy, commits, rollback, and the rules for deleting files.
+// IndexWriterImpl, the IndexWriter that Open() returns: the write lock, open
+// modes, threads, the RAM-driven flush policy, commits, rollback, and the
+// rules for deleting files.
 #include "invert/index_writer.h"
 
 #include <algorithm>
@@ -71,8 +72,28 @@ absl::Status ValidateOptions(const IndexWriterOptions& o) {
 
 }  // namespace
 
-class IndexWriter::Impl {
+class IndexWriterImpl final : public IndexWriter {
  public:
+  IndexWriterImpl() = default;
+  ~IndexWriterImpl() override;
+
+  absl::Status AddDocument(const Document& doc) override;
+  absl::Status Commit() override;
+  absl::Status Close() override;
+  absl::Status Rollback() override;
+  IndexWriterStats stats() const override;
+  const IndexWriterOpenInfo& open_info() const override { return open_info_; }
+  std::vector<FieldSchema> schema() const override;
+  const std::vector<std::string>& warnings() const override { return warnings_; }
+  int threads() const override { return threads_; }
+
+  // IndexWriter::Open: over `dir`, which `owned_dir` owns when the writer
+  // opened it (or null when the caller owns it).
+  static absl::StatusOr<std::unique_ptr<IndexWriter>> Open(Directory* dir,
+                                                           std::unique_ptr<Directory> owned_dir,
+                                                           IndexWriterOptions options);
+
+ private:
   struct Slot {
     explicit Slot(RamCounter* total) : ram(total) {}
     // The RAM of this slot's chain, whichever chain it is now: chains count
@@ -87,90 +108,93 @@ class IndexWriter::Impl {
   // (an exception included), so no slot stays busy forever.
   class SlotLease {
    public:
-    explicit SlotLease(Impl* impl) : impl_(impl), slot_(impl->Acquire()) {}
+    explicit SlotLease(IndexWriterImpl* impl) : impl_(impl), slot_(impl->Acquire()) {}
     ~SlotLease() { impl_->Release(slot_); }
     SlotLease(const SlotLease&) = delete;
     SlotLease& operator=(const SlotLease&) = delete;
     Slot* slot() const { return slot_; }
 
    private:
-    Impl* impl_;
+    IndexWriterImpl* impl_;
     Slot* slot_;
   };
 
   // Declared first, destroyed last: the lock outlives every file operation.
-  std::unique_ptr<Directory> owned_dir;
-  std::unique_ptr<DirectoryLock> write_lock;
-  Directory* dir = nullptr;
-  IndexWriterOptions options;
-  std::vector<std::string> warnings;
-  IndexWriterOpenInfo open_info;
-  int threads = 1;
-  int64_t ram_limit = 0;
-  int64_t max_document_bytes = 0;
-  RamCounter total_ram;
-  std::atomic<int64_t> peak_ram{0};
-  SegmentId index_id{};
-  IndexSchema schema;
+  std::unique_ptr<Directory> owned_dir_;
+  bool opened_ = false;  // Open() succeeded: the destructor rolls back
+  std::unique_ptr<DirectoryLock> write_lock_;
+  Directory* dir_ = nullptr;
+  IndexWriterOptions options_;
+  std::vector<std::string> warnings_;
+  IndexWriterOpenInfo open_info_;
+  int threads_ = 1;
+  int64_t ram_limit_ = 0;
+  int64_t max_document_bytes_ = 0;
+  RamCounter total_ram_;
+  std::atomic<int64_t> peak_ram_{0};
+  SegmentId index_id_{};
+  IndexSchema schema_;
 
-  std::vector<std::unique_ptr<Slot>> slots;
-  std::mutex slots_mu;
-  std::condition_variable slot_free;
+  std::vector<std::unique_ptr<Slot>> slots_;
+  std::mutex slots_mu_;
+  std::condition_variable slot_free_;
 
   // AddDocument holds it shared; Commit/Rollback/Close exclusively.
-  std::shared_mutex commit_mu;
+  std::shared_mutex commit_mu_;
 
-  Mutex state_mu;  // guards everything below
+  mutable Mutex state_mu_;  // guards everything below
   // The newest commit point in the directory: its files must stay intact
   // until a newer commit replaces it.
-  CommitPoint disk_commit ABSL_GUARDED_BY(state_mu);
+  CommitPoint disk_commit_ ABSL_GUARDED_BY(state_mu_);
   // What the next commit builds on: disk_commit, or (OpenMode::kCreate
   // before the first commit) an empty index.
-  CommitPoint last_commit ABSL_GUARDED_BY(state_mu);
+  CommitPoint last_commit_ ABSL_GUARDED_BY(state_mu_);
   // Commit points whose files are kept, newest first: disk_commit and the
   // one before it (kKeptCommits), so that a damaged newest commit point can
   // be recovered from.
-  std::vector<CommitPoint> kept ABSL_GUARDED_BY(state_mu);
-  std::vector<CommitSegment> pending ABSL_GUARDED_BY(state_mu);  // flushed since the last commit
-  uint64_t next_segment_number ABSL_GUARDED_BY(state_mu) = 0;
-  uint64_t max_generation ABSL_GUARDED_BY(state_mu) = 0;  // of every commit-like file name seen
-  bool must_commit ABSL_GUARDED_BY(state_mu) = false;  // a new index (or kCreate) not committed yet
-  std::unique_ptr<IndexFileDeleter> deleter ABSL_GUARDED_BY(state_mu);
-  absl::Status fatal ABSL_GUARDED_BY(state_mu);  // sticky: an I/O error or exception lost documents
-  bool closed ABSL_GUARDED_BY(state_mu) = false;
-  IndexWriterStats stats ABSL_GUARDED_BY(state_mu);
+  std::vector<CommitPoint> kept_ ABSL_GUARDED_BY(state_mu_);
+  std::vector<CommitSegment> pending_ ABSL_GUARDED_BY(state_mu_);  // flushed since the last commit
+  uint64_t next_segment_number_ ABSL_GUARDED_BY(state_mu_) = 0;
+  uint64_t max_generation_ ABSL_GUARDED_BY(state_mu_) = 0;  // of every commit-like file name seen
+  // A new index (or kCreate) not committed yet.
+  bool must_commit_ ABSL_GUARDED_BY(state_mu_) = false;
+  std::unique_ptr<IndexFileDeleter> deleter_ ABSL_GUARDED_BY(state_mu_);
+  // Sticky: an I/O error or exception lost documents.
+  absl::Status fatal_ ABSL_GUARDED_BY(state_mu_);
+  bool closed_ ABSL_GUARDED_BY(state_mu_) = false;
+  IndexWriterStats stats_ ABSL_GUARDED_BY(state_mu_);
 
   std::unique_ptr<IndexingChain> NewChain(Slot* slot) {
     IndexingChainOptions o;
-    o.layout = options.layout;
-    o.analyzer = options.analyzer;
-    o.field_analyzers = options.field_analyzers;
-    o.position_increment_gap = options.position_increment_gap;
-    o.offset_gap = options.offset_gap;
-    o.max_document_bytes = max_document_bytes;
-    o.max_document_bytes_note = options.max_document_mb > 0
+    o.layout = options_.layout;
+    o.analyzer = options_.analyzer;
+    o.field_analyzers = options_.field_analyzers;
+    o.position_increment_gap = options_.position_increment_gap;
+    o.offset_gap = options_.offset_gap;
+    o.max_document_bytes = max_document_bytes_;
+    o.max_document_bytes_note = options_.max_document_mb > 0
                                     ? "(IndexWriterOptions::max_document_mb)"
                                     : "(by default, half of each thread's share of the RAM buffer)";
-    o.schema = &schema;
+    o.schema = &schema_;
     return std::make_unique<IndexingChain>(std::move(o), &slot->ram);
   }
 
   Slot* Acquire() {
-    std::unique_lock lock(slots_mu);
+    std::unique_lock lock(slots_mu_);
     for (;;) {
-      for (auto& s : slots) {
+      for (auto& s : slots_) {
         if (!s->busy) {
           s->busy = true;
           return s.get();
         }
       }
-      slot_free.wait(lock);
+      slot_free_.wait(lock);
     }
   }
 
   // Claims `slot` if it is free; returns true iff claimed.
   bool TryClaim(Slot* slot) {
-    std::lock_guard lock(slots_mu);
+    std::lock_guard lock(slots_mu_);
     if (slot->busy) return false;
     slot->busy = true;
     return true;
@@ -178,28 +202,28 @@ class IndexWriter::Impl {
 
   void Release(Slot* slot) {
     {
-      std::lock_guard lock(slots_mu);
+      std::lock_guard lock(slots_mu_);
       slot->busy = false;
     }
-    slot_free.notify_one();
+    slot_free_.notify_one();
   }
 
   absl::Status CheckUsable() {
-    MutexLock lock(&state_mu);
-    if (closed) return absl::FailedPreconditionError("the index writer is closed");
-    if (!fatal.ok()) {
+    MutexLock lock(&state_mu_);
+    if (closed_) return absl::FailedPreconditionError("the index writer is closed");
+    if (!fatal_.ok()) {
       return absl::FailedPreconditionError(absl::StrCat(
           "the index writer lost the documents added since the last commit and must be rolled "
           "back (Rollback()) before further use: ",
-          fatal.message()));
+          fatal_.message()));
     }
     return absl::OkStatus();
   }
 
   // Records a failure that lost in-memory or flushed documents.
   absl::Status SetFatal(absl::Status error) {
-    MutexLock lock(&state_mu);
-    if (fatal.ok()) fatal = error;
+    MutexLock lock(&state_mu_);
+    if (fatal_.ok()) fatal_ = error;
     return error;
   }
 
@@ -219,52 +243,52 @@ class IndexWriter::Impl {
     if (slot->chain->num_docs() == 0) return absl::OkStatus();
     std::string name;
     {
-      MutexLock lock(&state_mu);
-      name = SegmentName(next_segment_number++);
-      deleter->AddOwnSegment(name);
+      MutexLock lock(&state_mu_);
+      name = SegmentName(next_segment_number_++);
+      deleter_->AddOwnSegment(name);
     }
     std::unique_ptr<IndexingChain> chain = std::move(slot->chain);
     slot->chain = NewChain(slot);
     const auto start = std::chrono::steady_clock::now();
     FlushStats flush_stats;
-    absl::StatusOr<SegmentInfo> info = FlushSegment(*chain, dir, name, &flush_stats, index_id);
+    absl::StatusOr<SegmentInfo> info = FlushSegment(*chain, dir_, name, &flush_stats, index_id_);
     const uint32_t docs = chain->num_docs();
     chain.reset();  // frees its RAM
     absl::StatusOr<uint64_t> si_checksum = absl::UnknownError("unset");
     if (info.ok()) {
-      absl::StatusOr<IndexInput> si = OpenInput(dir, SegmentFileName(name, "si"));
+      absl::StatusOr<IndexInput> si = OpenInput(dir_, SegmentFileName(name, "si"));
       si_checksum = si.ok() ? ReadFooterChecksum(*si) : si.status();
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    MutexLock lock(&state_mu);
-    stats.flush_seconds += seconds;
+    MutexLock lock(&state_mu_);
+    stats_.flush_seconds += seconds;
     if (!info.ok() || !si_checksum.ok()) {
       const absl::Status error = !info.ok() ? info.status() : si_checksum.status();
-      if (fatal.ok()) {
-        fatal = absl::Status(error.code(), absl::StrCat("flushing segment ", name, " (", docs,
-                                                        " documents) failed: ", error.message()));
+      if (fatal_.ok()) {
+        fatal_ = absl::Status(error.code(), absl::StrCat("flushing segment ", name, " (", docs,
+                                                         " documents) failed: ", error.message()));
       }
-      return fatal;
+      return fatal_;
     }
-    pending.push_back(CommitSegment{name, info->id, info->doc_count, *si_checksum});
-    ++stats.segments_flushed;
-    stats.flushed_bytes += flush_stats.bytes_written;
-    stats.flushed_terms += flush_stats.terms;
+    pending_.push_back(CommitSegment{name, info->id, info->doc_count, *si_checksum});
+    ++stats_.segments_flushed;
+    stats_.flushed_bytes += flush_stats.bytes_written;
+    stats_.flushed_terms += flush_stats.terms;
     return absl::OkStatus();
   }
 
   // After a document: flush if the writer is over its RAM budget.
   absl::Status MaybeFlush(Slot* mine) {
-    const int64_t ram = total_ram.bytes();
-    int64_t peak = peak_ram.load();
-    while (ram > peak && !peak_ram.compare_exchange_weak(peak, ram)) {
+    const int64_t ram = total_ram_.bytes();
+    int64_t peak = peak_ram_.load();
+    while (ram > peak && !peak_ram_.compare_exchange_weak(peak, ram)) {
     }
     if (mine->flush_requested.load()) return FlushSlot(mine);
-    if (ram < ram_limit) return absl::OkStatus();
+    if (ram < ram_limit_) return absl::OkStatus();
     Slot* largest = nullptr;
     int64_t largest_bytes = -1;
-    for (auto& s : slots) {
+    for (auto& s : slots_) {
       const int64_t bytes = s->ram.bytes();
       if (bytes > largest_bytes) {
         largest = s.get();
@@ -285,7 +309,7 @@ class IndexWriter::Impl {
   // Adds `doc` through `slot` (held by the caller): flushes first when the
   // document would overshoot the buffer or the segment is full.
   absl::Status AddToSlot(Slot* slot, const Document& doc) {
-    const int64_t headroom = std::max<int64_t>(0, ram_limit - total_ram.bytes());
+    const int64_t headroom = std::max<int64_t>(0, ram_limit_ - total_ram_.bytes());
     absl::Status status = slot->chain->AddDocument(doc, headroom);
     if (absl::IsResourceExhausted(status) && slot->chain->num_docs() > 0) {
       // Full, or the document would push the buffer over its limit: flush
@@ -314,26 +338,26 @@ class IndexWriter::Impl {
     CommitPoint last;
     std::vector<CommitPoint> kept;
   };
-  Installed Prepare(const CommitPoint& commit) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(state_mu) {
+  Installed Prepare(const CommitPoint& commit) const ABSL_EXCLUSIVE_LOCKS_REQUIRED(state_mu_) {
     Installed next{commit, commit, {}};
     next.kept.reserve(kKeptCommits);
     next.kept.push_back(commit);
-    for (size_t i = 0; i + 1 < kKeptCommits && i < kept.size(); ++i) next.kept.push_back(kept[i]);
+    for (size_t i = 0; i + 1 < kKeptCommits && i < kept_.size(); ++i) next.kept.push_back(kept_[i]);
     return next;
   }
 
   // The prepared commit is now the newest on disk. Caller holds state_mu.
   // Throws nothing: moves only, and the deletes are best effort.
-  void Adopt(Installed next) noexcept ABSL_EXCLUSIVE_LOCKS_REQUIRED(state_mu) {
-    disk_commit = std::move(next.disk);
-    last_commit = std::move(next.last);
-    kept = std::move(next.kept);
-    pending.clear();
-    must_commit = false;
-    stats.commit_generation = last_commit.generation;
-    stats.committed_docs = last_commit.doc_count();
+  void Adopt(Installed next) noexcept ABSL_EXCLUSIVE_LOCKS_REQUIRED(state_mu_) {
+    disk_commit_ = std::move(next.disk);
+    last_commit_ = std::move(next.last);
+    kept_ = std::move(next.kept);
+    pending_.clear();
+    must_commit_ = false;
+    stats_.commit_generation = last_commit_.generation;
+    stats_.committed_docs = last_commit_.doc_count();
     try {
-      deleter->DeleteUnreferenced(kept);
+      deleter_->DeleteUnreferenced(kept_);
     } catch (...) {
       // Out of memory while deleting: the files go at the next commit.
     }
@@ -355,7 +379,7 @@ class IndexWriter::Impl {
     // Flush every in-memory segment, in parallel: no document is being added
     // (the caller holds commit_mu exclusively), so the slots are ours.
     std::vector<Slot*> full;
-    for (auto& s : slots) {
+    for (auto& s : slots_) {
       if (s->chain->num_docs() > 0) full.push_back(s.get());
     }
     std::vector<absl::Status> results(full.size());
@@ -373,31 +397,31 @@ class IndexWriter::Impl {
     for (const absl::Status& st : results) {
       if (!st.ok()) return st;
     }
-    MutexLock lock(&state_mu);
-    if (!fatal.ok()) return fatal;
-    if (pending.empty() && !must_commit) return absl::OkStatus();  // nothing changed
+    MutexLock lock(&state_mu_);
+    if (!fatal_.ok()) return fatal_;
+    if (pending_.empty() && !must_commit_) return absl::OkStatus();  // nothing changed
     try {
       CommitPoint commit;
-      commit.generation = std::max(max_generation, disk_commit.generation) + 1;
-      commit.index_id = index_id;
-      commit.next_segment_number = next_segment_number;
-      commit.schema = schema.Snapshot();
-      commit.segments = last_commit.segments;
-      commit.segments.insert(commit.segments.end(), pending.begin(), pending.end());
-      if (absl::Status s = write_lock->EnsureValid(); !s.ok()) {
-        fatal = s;
+      commit.generation = std::max(max_generation_, disk_commit_.generation) + 1;
+      commit.index_id = index_id_;
+      commit.next_segment_number = next_segment_number_;
+      commit.schema = schema_.Snapshot();
+      commit.segments = last_commit_.segments;
+      commit.segments.insert(commit.segments.end(), pending_.begin(), pending_.end());
+      if (absl::Status s = write_lock_->EnsureValid(); !s.ok()) {
+        fatal_ = s;
         return s;
       }
       Installed next = Prepare(commit);
-      if (absl::Status st = WriteCommit(dir, commit); !st.ok()) {
+      if (absl::Status st = WriteCommit(dir_, commit); !st.ok()) {
         // Undo: if the rename happened (only the directory sync failed),
         // the new commit point is visible; delete it (this writer just made
         // it) so that the previous commit is the newest again, as the caller
         // is told. The flushed segments stay pending so that a retried
         // Commit() can still publish them, under a new generation.
-        max_generation = commit.generation;
-        if (dir->FileLength(commit.file_name()).ok()) {
-          if (absl::Status undo = dir->DeleteFile(commit.file_name()); !undo.ok()) {
+        max_generation_ = commit.generation;
+        if (dir_->FileLength(commit.file_name()).ok()) {
+          if (absl::Status undo = dir_->DeleteFile(commit.file_name()); !undo.ok()) {
             // It stays visible, so it is the newest commit: its files must
             // stay too. Take it as done, and say it may not be durable.
             Adopt(std::move(next));
@@ -409,86 +433,86 @@ class IndexWriter::Impl {
         }
         return st;
       }
-      max_generation = commit.generation;
+      max_generation_ = commit.generation;
       Adopt(std::move(next));
       return absl::OkStatus();
     } catch (...) {
-      fatal = absl::ResourceExhaustedError(
+      fatal_ = absl::ResourceExhaustedError(
           absl::StrCat("commit failed: ", ExceptionText(std::current_exception())));
-      return fatal;
+      return fatal_;
     }
   }
 
   // Opens the directory's index as options.open_mode says. Holds the lock.
   absl::Status OpenIndex() {
-    MutexLock lock(&state_mu);  // no other thread yet; for the analysis
-    absl::StatusOr<NewestCommit> newest = ReadNewestCommit(dir, options.recover);
-    const OpenMode mode = options.open_mode;
+    MutexLock lock(&state_mu_);  // no other thread yet; for the analysis
+    absl::StatusOr<NewestCommit> newest = ReadNewestCommit(dir_, options_.recover);
+    const OpenMode mode = options_.open_mode;
     if (!newest.ok() && !absl::IsNotFound(newest.status())) {
       return absl::Status(
           newest.status().code(),
-          absl::StrCat(newest.status().message(), ". Nothing in ", dir->DebugString(),
+          absl::StrCat(newest.status().message(), ". Nothing in ", dir_->DebugString(),
                        " was changed or deleted. To continue from the newest older commit point "
                        "that reads, open with the recover option (invert-index --recover)"));
     }
     if (!newest.ok()) {  // no index here
       if (mode == OpenMode::kAppend) {
         return absl::NotFoundError(
-            absl::StrCat("there is no index to append to in ", dir->DebugString(),
+            absl::StrCat("there is no index to append to in ", dir_->DebugString(),
                          " (no commit point): open it with OpenMode::kCreate or kCreateOrAppend"));
       }
-      index_id = NewIndexId();
-      open_info.created = true;
-      must_commit = true;
+      index_id_ = NewIndexId();
+      open_info_.created = true;
+      must_commit_ = true;
     } else {
       for (const SkippedCommit& s : newest->skipped) {
-        open_info.skipped_commits.push_back(s.file);
-        warnings.push_back(absl::StrCat(
+        open_info_.skipped_commits.push_back(s.file);
+        warnings_.push_back(absl::StrCat(
             "recover: skipped the unreadable commit point ", s.file, " (", s.cause.message(),
             "); it and the files only it may list are kept: inspect them, then delete them by "
             "hand"));
       }
       if (!newest->skipped.empty()) {
-        warnings.push_back(absl::StrCat("recover: continuing from commit point ",
-                                        newest->commit.file_name(), " (",
-                                        newest->commit.doc_count(), " documents)"));
+        warnings_.push_back(absl::StrCat("recover: continuing from commit point ",
+                                         newest->commit.file_name(), " (",
+                                         newest->commit.doc_count(), " documents)"));
       }
       for (const std::string& f : newest->foreign) {
-        warnings.push_back(
+        warnings_.push_back(
             absl::StrCat(f, " is named like a commit point but is not one; left untouched"));
       }
-      index_id = newest->commit.index_id;
-      max_generation = newest->max_generation;
-      disk_commit = newest->commit;
-      open_info.generation = disk_commit.generation;
-      open_info.docs = disk_commit.doc_count();
+      index_id_ = newest->commit.index_id;
+      max_generation_ = newest->max_generation;
+      disk_commit_ = newest->commit;
+      open_info_.generation = disk_commit_.generation;
+      open_info_.docs = disk_commit_.doc_count();
       if (mode == OpenMode::kCreate) {
         // A new, empty index replaces this one at the first commit.
-        last_commit = CommitPoint();
-        last_commit.generation = disk_commit.generation;
-        last_commit.next_segment_number = disk_commit.next_segment_number;
-        open_info.created = true;
-        must_commit = true;
+        last_commit_ = CommitPoint();
+        last_commit_.generation = disk_commit_.generation;
+        last_commit_.next_segment_number = disk_commit_.next_segment_number;
+        open_info_.created = true;
+        must_commit_ = true;
       } else {
-        last_commit = disk_commit;
-        schema.Reset(last_commit.schema);
+        last_commit_ = disk_commit_;
+        schema_.Reset(last_commit_.schema);
       }
-      stats.commit_generation = disk_commit.generation;
-      stats.committed_docs = disk_commit.doc_count();
+      stats_.commit_generation = disk_commit_.generation;
+      stats_.committed_docs = disk_commit_.doc_count();
     }
-    last_commit.index_id = index_id;
-    open_info.index_id = IdHex(index_id);
-    deleter = std::make_unique<IndexFileDeleter>(dir, index_id);
-    absl::StatusOr<CommitInventory> inventory = deleter->Scan();
+    last_commit_.index_id = index_id_;
+    open_info_.index_id = IdHex(index_id_);
+    deleter_ = std::make_unique<IndexFileDeleter>(dir_, index_id_);
+    absl::StatusOr<CommitInventory> inventory = deleter_->Scan();
     if (!inventory.ok()) return inventory.status();
-    next_segment_number =
-        std::max(last_commit.next_segment_number, inventory->max_segment_number_seen);
-    max_generation = std::max(max_generation, inventory->max_generation_seen);
+    next_segment_number_ =
+        std::max(last_commit_.next_segment_number, inventory->max_segment_number_seen);
+    max_generation_ = std::max(max_generation_, inventory->max_generation_seen);
     for (const std::string& f : inventory->other_index) {
-      warnings.push_back(absl::StrCat(f, " is a commit point of another index; left untouched"));
+      warnings_.push_back(absl::StrCat(f, " is a commit point of another index; left untouched"));
     }
-    if (!deleter->deletes_leftovers() && newest.ok() && newest->skipped.empty()) {
-      warnings.push_back(
+    if (!deleter_->deletes_leftovers() && newest.ok() && newest->skipped.empty()) {
+      warnings_.push_back(
           "a damaged commit point is in the directory: files of unfinished segments are kept "
           "until it is removed by hand");
     }
@@ -498,21 +522,157 @@ class IndexWriter::Impl {
       return a.generation > b.generation;
     });
     for (CommitPoint& c : readable) {
-      if (kept.size() < kKeptCommits && c.generation <= disk_commit.generation) {
-        kept.push_back(std::move(c));
+      if (kept_.size() < kKeptCommits && c.generation <= disk_commit_.generation) {
+        kept_.push_back(std::move(c));
       }
     }
     // Leftovers of a crashed writer and temp files; the kept commits stay.
-    deleter->DeleteUnreferenced(kept);
+    deleter_->DeleteUnreferenced(kept_);
     return absl::OkStatus();
   }
 };
 
-IndexWriter::IndexWriter(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
-
-IndexWriter::~IndexWriter() {
-  if (impl_ != nullptr && !impl_->closed) (void)Rollback();
+IndexWriterImpl::~IndexWriterImpl() {
+  if (!opened_) return;  // Open() failed: nothing to roll back
+  bool closed;
+  {
+    MutexLock lock(&state_mu_);
+    closed = closed_;
+  }
+  if (!closed) (void)Rollback();
 }
+
+absl::StatusOr<std::unique_ptr<IndexWriter>> IndexWriterImpl::Open(
+    Directory* dir, std::unique_ptr<Directory> owned_dir, IndexWriterOptions options) {
+  if (absl::Status s = ValidateOptions(options); !s.ok()) return s;
+  auto impl = std::make_unique<IndexWriterImpl>();
+  impl->owned_dir_ = std::move(owned_dir);
+  impl->dir_ = dir;
+  int threads = options.threads;
+  const int affordable = static_cast<int>(options.ram_buffer_mb / kMinRamPerThreadMb);
+  if (threads > affordable) {
+    impl->warnings_.push_back(absl::StrFormat(
+        "%d threads need at least %g MB of RAM buffer each; using %d threads for %g MB", threads,
+        kMinRamPerThreadMb, affordable, options.ram_buffer_mb));
+    threads = affordable;
+  }
+  if (options.ram_buffer_mb / threads > kMaxRamPerThreadMb) {
+    impl->warnings_.push_back(
+        absl::StrFormat("an in-memory segment holds at most %g MB; segments flush at that size",
+                        kMaxRamPerThreadMb));
+  }
+  impl->threads_ = threads;
+  impl->ram_limit_ = static_cast<int64_t>(options.ram_buffer_mb * 1024 * 1024);
+  const double per_document_mb =
+      options.max_document_mb > 0
+          ? options.max_document_mb
+          : std::min(options.ram_buffer_mb / threads, kMaxRamPerThreadMb) / 2;
+  impl->max_document_bytes_ = static_cast<int64_t>(per_document_mb * 1024 * 1024);
+  impl->options_ = std::move(options);
+
+  absl::StatusOr<std::unique_ptr<DirectoryLock>> lock = dir->ObtainLock(kWriteLockName);
+  if (!lock.ok()) return lock.status();
+  impl->write_lock_ = std::move(*lock);
+  try {
+    if (absl::Status s = impl->OpenIndex(); !s.ok()) return s;
+    for (int i = 0; i < threads; ++i) {
+      auto slot = std::make_unique<Slot>(&impl->total_ram_);
+      slot->chain = impl->NewChain(slot.get());
+      impl->slots_.push_back(std::move(slot));
+    }
+  } catch (...) {
+    return absl::ResourceExhaustedError(
+        absl::StrCat("opening the index writer failed: ", ExceptionText(std::current_exception())));
+  }
+  impl->opened_ = true;
+  return std::unique_ptr<IndexWriter>(std::move(impl));
+}
+
+absl::Status IndexWriterImpl::AddDocument(const Document& doc) {
+  std::shared_lock commit_lock(commit_mu_);
+  if (absl::Status s = CheckUsable(); !s.ok()) return s;
+  absl::Status status;
+  absl::Status flush;
+  try {
+    SlotLease lease(this);
+    status = AddToSlot(lease.slot(), doc);
+    if (status.ok()) flush = MaybeFlush(lease.slot());
+  } catch (...) {
+    // Only the slot bookkeeping can get here (the chain and the flush catch
+    // their own): nothing of the document was added.
+    status = absl::ResourceExhaustedError(
+        absl::StrCat("adding the document failed: ", ExceptionText(std::current_exception()),
+                     "; nothing of it was added"));
+  }
+  {
+    MutexLock lock(&state_mu_);
+    if (status.ok()) {
+      ++stats_.docs_added;
+    } else {
+      ++stats_.docs_failed;
+    }
+  }
+  return status.ok() ? flush : status;
+}
+
+absl::Status IndexWriterImpl::Commit() {
+  std::unique_lock commit_lock(commit_mu_);
+  if (absl::Status s = CheckUsable(); !s.ok()) return s;
+  return CommitLocked();
+}
+
+absl::Status IndexWriterImpl::Close() {
+  std::unique_lock commit_lock(commit_mu_);
+  if (absl::Status s = CheckUsable(); !s.ok()) return s;
+  absl::Status status = CommitLocked();
+  MutexLock lock(&state_mu_);
+  closed_ = status.ok();
+  if (status.ok()) {
+    for (auto& s : slots_) s->chain.reset();
+    write_lock_.reset();  // the next writer may open the index now
+  }
+  return status;
+}
+
+absl::Status IndexWriterImpl::Rollback() {
+  std::unique_lock commit_lock(commit_mu_);
+  {
+    MutexLock lock(&state_mu_);
+    if (closed_) return absl::FailedPreconditionError("the index writer is closed");
+  }
+  try {
+    for (auto& s : slots_) {
+      s->flush_requested.store(false);
+      s->chain.reset();  // first: its memory goes back before the new chain takes any
+      s->chain = NewChain(s.get());
+    }
+  } catch (...) {
+    return SetFatal(absl::ResourceExhaustedError(
+        absl::StrCat("rollback failed: ", ExceptionText(std::current_exception()))));
+  }
+  MutexLock lock(&state_mu_);
+  pending_.clear();
+  fatal_ = absl::OkStatus();
+  schema_.Reset(last_commit_.schema);
+  deleter_->DeleteUnreferenced(kept_);
+  return absl::OkStatus();
+}
+
+IndexWriterStats IndexWriterImpl::stats() const {
+  MutexLock lock(&state_mu_);
+  IndexWriterStats s = stats_;
+  s.ram_bytes = total_ram_.bytes();
+  s.peak_ram_bytes = peak_ram_.load();
+  return s;
+}
+
+std::vector<FieldSchema> IndexWriterImpl::schema() const {
+  std::vector<FieldSchema> out;
+  for (const FieldInfo& f : schema_.Snapshot()) out.push_back(FieldSchema{f.name, f.type});
+  return out;
+}
+
+IndexWriter::~IndexWriter() = default;
 
 absl::StatusOr<std::unique_ptr<IndexWriter>> IndexWriter::Open(const std::string& path,
                                                                IndexWriterOptions options) {
@@ -522,144 +682,12 @@ absl::StatusOr<std::unique_ptr<IndexWriter>> IndexWriter::Open(const std::string
       FSDirectory::Open(path, options.create_directory && options.open_mode != OpenMode::kAppend);
   if (!dir.ok()) return dir.status();
   Directory* raw = dir->get();
-  absl::StatusOr<std::unique_ptr<IndexWriter>> writer = Open(raw, std::move(options));
-  if (!writer.ok()) return writer.status();
-  (*writer)->impl_->owned_dir = std::move(*dir);
-  return writer;
+  return IndexWriterImpl::Open(raw, *std::move(dir), std::move(options));
 }
 
 absl::StatusOr<std::unique_ptr<IndexWriter>> IndexWriter::Open(Directory* dir,
                                                                IndexWriterOptions options) {
-  if (absl::Status s = ValidateOptions(options); !s.ok()) return s;
-  auto impl = std::make_unique<Impl>();
-  impl->dir = dir;
-  int threads = options.threads;
-  const int affordable = static_cast<int>(options.ram_buffer_mb / kMinRamPerThreadMb);
-  if (threads > affordable) {
-    impl->warnings.push_back(absl::StrFormat(
-        "%d threads need at least %g MB of RAM buffer each; using %d threads for %g MB", threads,
-        kMinRamPerThreadMb, affordable, options.ram_buffer_mb));
-    threads = affordable;
-  }
-  if (options.ram_buffer_mb / threads > kMaxRamPerThreadMb) {
-    impl->warnings.push_back(
-        absl::StrFormat("an in-memory segment holds at most %g MB; segments flush at that size",
-                        kMaxRamPerThreadMb));
-  }
-  impl->threads = threads;
-  impl->ram_limit = static_cast<int64_t>(options.ram_buffer_mb * 1024 * 1024);
-  const double per_document_mb =
-      options.max_document_mb > 0
-          ? options.max_document_mb
-          : std::min(options.ram_buffer_mb / threads, kMaxRamPerThreadMb) / 2;
-  impl->max_document_bytes = static_cast<int64_t>(per_document_mb * 1024 * 1024);
-  impl->options = std::move(options);
-
-  absl::StatusOr<std::unique_ptr<DirectoryLock>> lock = dir->ObtainLock(kWriteLockName);
-  if (!lock.ok()) return lock.status();
-  impl->write_lock = std::move(*lock);
-  try {
-    if (absl::Status s = impl->OpenIndex(); !s.ok()) return s;
-    for (int i = 0; i < threads; ++i) {
-      auto slot = std::make_unique<Impl::Slot>(&impl->total_ram);
-      slot->chain = impl->NewChain(slot.get());
-      impl->slots.push_back(std::move(slot));
-    }
-  } catch (...) {
-    return absl::ResourceExhaustedError(
-        absl::StrCat("opening the index writer failed: ", ExceptionText(std::current_exception())));
-  }
-  return std::unique_ptr<IndexWriter>(new IndexWriter(std::move(impl)));
+  return IndexWriterImpl::Open(dir, nullptr, std::move(options));
 }
-
-absl::Status IndexWriter::AddDocument(const Document& doc) {
-  std::shared_lock commit_lock(impl_->commit_mu);
-  if (absl::Status s = impl_->CheckUsable(); !s.ok()) return s;
-  absl::Status status;
-  absl::Status flush;
-  try {
-    Impl::SlotLease lease(impl_.get());
-    status = impl_->AddToSlot(lease.slot(), doc);
-    if (status.ok()) flush = impl_->MaybeFlush(lease.slot());
-  } catch (...) {
-    // Only the slot bookkeeping can get here (the chain and the flush catch
-    // their own): nothing of the document was added.
-    status = absl::ResourceExhaustedError(
-        absl::StrCat("adding the document failed: ", ExceptionText(std::current_exception()),
-                     "; nothing of it was added"));
-  }
-  {
-    MutexLock lock(&impl_->state_mu);
-    if (status.ok()) {
-      ++impl_->stats.docs_added;
-    } else {
-      ++impl_->stats.docs_failed;
-    }
-  }
-  return status.ok() ? flush : status;
-}
-
-absl::Status IndexWriter::Commit() {
-  std::unique_lock commit_lock(impl_->commit_mu);
-  if (absl::Status s = impl_->CheckUsable(); !s.ok()) return s;
-  return impl_->CommitLocked();
-}
-
-absl::Status IndexWriter::Close() {
-  std::unique_lock commit_lock(impl_->commit_mu);
-  if (absl::Status s = impl_->CheckUsable(); !s.ok()) return s;
-  absl::Status status = impl_->CommitLocked();
-  MutexLock lock(&impl_->state_mu);
-  impl_->closed = status.ok();
-  if (status.ok()) {
-    for (auto& s : impl_->slots) s->chain.reset();
-    impl_->write_lock.reset();  // the next writer may open the index now
-  }
-  return status;
-}
-
-absl::Status IndexWriter::Rollback() {
-  std::unique_lock commit_lock(impl_->commit_mu);
-  {
-    MutexLock lock(&impl_->state_mu);
-    if (impl_->closed) return absl::FailedPreconditionError("the index writer is closed");
-  }
-  try {
-    for (auto& s : impl_->slots) {
-      s->flush_requested.store(false);
-      s->chain.reset();  // first: its memory goes back before the new chain takes any
-      s->chain = impl_->NewChain(s.get());
-    }
-  } catch (...) {
-    return impl_->SetFatal(absl::ResourceExhaustedError(
-        absl::StrCat("rollback failed: ", ExceptionText(std::current_exception()))));
-  }
-  MutexLock lock(&impl_->state_mu);
-  impl_->pending.clear();
-  impl_->fatal = absl::OkStatus();
-  impl_->schema.Reset(impl_->last_commit.schema);
-  impl_->deleter->DeleteUnreferenced(impl_->kept);
-  return absl::OkStatus();
-}
-
-IndexWriterStats IndexWriter::stats() const {
-  MutexLock lock(&impl_->state_mu);
-  IndexWriterStats s = impl_->stats;
-  s.ram_bytes = impl_->total_ram.bytes();
-  s.peak_ram_bytes = impl_->peak_ram.load();
-  return s;
-}
-
-const IndexWriterOpenInfo& IndexWriter::open_info() const { return impl_->open_info; }
-
-std::vector<FieldSchema> IndexWriter::schema() const {
-  std::vector<FieldSchema> out;
-  for (const FieldInfo& f : impl_->schema.Snapshot()) out.push_back(FieldSchema{f.name, f.type});
-  return out;
-}
-
-const std::vector<std::string>& IndexWriter::warnings() const { return impl_->warnings; }
-
-int IndexWriter::threads() const { return impl_->threads; }
 
 }  // namespace invert

@@ -133,7 +133,7 @@ Analyzer* IndexingChain::AnalyzerFor(std::string_view field) {
   auto it = analyzers_.find(field);
   if (it != analyzers_.end()) return it->second.get();
   std::unique_ptr<Analyzer> analyzer;
-  if (auto f = options_.field_analyzers.find(Sv(field)); f != options_.field_analyzers.end()) {
+  if (auto f = options_.field_analyzers.find(field); f != options_.field_analyzers.end()) {
     analyzer = f->second();
   } else if (options_.analyzer) {
     analyzer = options_.analyzer();

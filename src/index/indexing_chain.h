@@ -58,7 +58,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "analysis/limited_token_buffer.h"
@@ -76,15 +75,13 @@
 
 namespace invert {
 
-using AnalyzerFactory = std::function<std::unique_ptr<Analyzer>()>;
-
 struct IndexingChainOptions {
   // Where term bytes live (docs/benchmarks.md has the measurements).
   TermBytesLayout layout = TermBytesLayout::kSeparate;
   // Analyzer for tokenized text fields: the standard analyzer by default.
   AnalyzerFactory analyzer;
   // Per-field analyzers, overriding `analyzer`.
-  absl::flat_hash_map<std::string, AnalyzerFactory> field_analyzers;
+  std::map<std::string, AnalyzerFactory, std::less<>> field_analyzers;
   // Positions skipped between the values of a multi-valued field.
   uint32_t position_increment_gap = 0;
   // Offsets skipped between the values of a multi-valued field.
