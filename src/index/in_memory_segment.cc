@@ -1,7 +1,6 @@
-// InMemorySegment: the public face of IndexingChain.
-#include "invert/in_memory_segment.h"
-
-#include "index/indexing_chain.h"
+// InMemorySegment::Create and InMemorySegmentImpl: the public face of
+// IndexingChain.
+#include "index/in_memory_segment_impl.h"
 #include "index/segment_flush.h"
 #include "invert/directory.h"
 
@@ -18,22 +17,28 @@ std::unique_ptr<IndexingChain> MakeChain(const InMemorySegmentOptions& options) 
 
 }  // namespace
 
-InMemorySegment::InMemorySegment(const InMemorySegmentOptions& options)
-    : options_(options), chain_(MakeChain(options)) {}
+std::unique_ptr<InMemorySegment> InMemorySegment::Create(const InMemorySegmentOptions& options) {
+  return std::make_unique<InMemorySegmentImpl>(options);
+}
 
 InMemorySegment::~InMemorySegment() = default;
 
-absl::Status InMemorySegment::AddDocument(const Document& doc) { return chain_->AddDocument(doc); }
+InMemorySegmentImpl::InMemorySegmentImpl(const InMemorySegmentOptions& options)
+    : options_(options), chain_(MakeChain(options)) {}
 
-uint32_t InMemorySegment::num_docs() const { return chain_->num_docs(); }
+absl::Status InMemorySegmentImpl::AddDocument(const Document& doc) {
+  return chain_->AddDocument(doc);
+}
 
-int64_t InMemorySegment::ram_bytes_used() const { return chain_->ram_bytes_used(); }
+uint32_t InMemorySegmentImpl::num_docs() const { return chain_->num_docs(); }
 
-uint32_t InMemorySegment::unique_terms(std::string_view field) const {
+int64_t InMemorySegmentImpl::ram_bytes_used() const { return chain_->ram_bytes_used(); }
+
+uint32_t InMemorySegmentImpl::unique_terms(std::string_view field) const {
   return chain_->unique_terms(field);
 }
 
-absl::Status InMemorySegment::FlushTo(const std::string& path, std::string_view name) {
+absl::Status InMemorySegmentImpl::FlushTo(const std::string& path, std::string_view name) {
   if (chain_->num_docs() == 0) return absl::FailedPreconditionError("no documents to flush");
   absl::StatusOr<std::unique_ptr<FSDirectory>> dir = FSDirectory::Open(path, /*create=*/true);
   if (!dir.ok()) return dir.status();
