@@ -29,7 +29,7 @@ namespace invert {
 // value the token came from; the first token's position_increment must be
 // positive (it usually is 1, putting the token at position 0).
 struct PreAnalyzedToken {
-  std::string_view term;
+  std::string_view term = {};
   uint32_t position_increment = 1;
   uint32_t start_offset = 0;
   uint32_t end_offset = 0;

@@ -9,11 +9,12 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "invert/export.h"
 #include "invert/index_options.h"
 
 namespace invert {
 
-struct FieldType {
+struct INVERT_EXPORT FieldType {
   // What the postings record; kNone: the field is not inverted.
   IndexOptions index_options = IndexOptions::kNone;
   // Text values: true = analyzed by the field's analyzer; false = the whole
@@ -58,8 +59,8 @@ struct FieldType {
 // A field of an index's schema: its name and the type it is fixed to (the
 // writer's schema(), the reader's fields()).
 struct FieldSchema {
-  std::string name;
-  FieldType type;
+  std::string name = {};
+  FieldType type = {};
   bool operator==(const FieldSchema&) const = default;
 };
 

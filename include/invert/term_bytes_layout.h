@@ -7,6 +7,8 @@
 #include <optional>
 #include <string_view>
 
+#include "invert/export.h"
+
 namespace invert {
 
 enum class TermBytesLayout {
@@ -21,9 +23,9 @@ enum class TermBytesLayout {
 };
 
 // "shared" / "separate".
-std::string_view TermBytesLayoutName(TermBytesLayout layout);
+INVERT_EXPORT std::string_view TermBytesLayoutName(TermBytesLayout layout);
 // Inverse of TermBytesLayoutName; nullopt for an unknown name.
-std::optional<TermBytesLayout> ParseTermBytesLayout(std::string_view name);
+INVERT_EXPORT std::optional<TermBytesLayout> ParseTermBytesLayout(std::string_view name);
 
 }  // namespace invert
 
