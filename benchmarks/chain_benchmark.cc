@@ -18,7 +18,6 @@
 #include <vector>
 
 #include "index/indexing_chain.h"
-#include "index/line_doc_schema.h"
 #include "index/segment_flush.h"
 #include "invert/analysis.h"
 #include "invert/directory.h"

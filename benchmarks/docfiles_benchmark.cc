@@ -27,7 +27,6 @@
 #include "codec/stored_fields_format.h"
 #include "codec/term_vectors_format.h"
 #include "index/indexing_chain.h"
-#include "index/line_doc_schema.h"
 #include "invert/line_docs.h"
 #include "util/random.h"
 

@@ -74,7 +74,6 @@
 #include "codec/term_lookup.h"
 #include "codec/term_vectors_format.h"
 #include "index/commit_reader.h"
-#include "index/line_doc_schema.h"
 #include "invert/directory.h"
 #include "invert/index_writer.h"
 #include "invert/line_docs.h"

@@ -1,5 +1,7 @@
 // Document sources: read line documents (luceneutil's `title<TAB>date<TAB>body`
-// files) and JSON lines into SourceDocs for the indexing pipeline.
+// files) and JSON lines into SourceDocs for the indexing pipeline, and
+// LineDocSchema, which turns a SourceDoc into a Document the way invert-index
+// and the benchmarks index it.
 //
 // Both readers skip a UTF-8 byte-order mark at the start of the input, and
 // stream: large buffered reads, one line in memory at a time, no
@@ -61,7 +63,8 @@
 // A JSON line must be valid JSON, which includes valid UTF-8 (simdjson checks
 // it while parsing, at no extra cost).
 //
-// Thread safety: none; one thread reads a source at a time.
+// Thread safety: none; one thread reads a source at a time. A LineDocSchema
+// is immutable: any number of threads may build documents with it.
 #ifndef INVERT_LINE_DOCS_H_
 #define INVERT_LINE_DOCS_H_
 
@@ -73,6 +76,9 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "invert/document.h"
+#include "invert/export.h"
+#include "invert/field_type.h"
 
 namespace invert {
 
@@ -85,7 +91,7 @@ struct SourceDoc {
   uint64_t line_number;  // 1-based physical line of the input
 };
 
-class DocSource {
+class INVERT_EXPORT DocSource {
  public:
   virtual ~DocSource() = default;
 
@@ -115,12 +121,57 @@ struct DocSourceOptions {
 // InvalidArgumentError if a header names no body column or the input does not
 // look like line documents, and with the errno's status code if the file
 // cannot be opened or read.
-absl::StatusOr<std::unique_ptr<DocSource>> OpenLineDocs(const std::string& path_or_dash,
-                                                        const DocSourceOptions& options = {});
+INVERT_EXPORT absl::StatusOr<std::unique_ptr<DocSource>> OpenLineDocs(
+    const std::string& path_or_dash, const DocSourceOptions& options = {});
 
 // Opens a JSON-lines file, or standard input for "-".
-absl::StatusOr<std::unique_ptr<DocSource>> OpenJsonLines(const std::string& path_or_dash,
-                                                         const DocSourceOptions& options = {});
+INVERT_EXPORT absl::StatusOr<std::unique_ptr<DocSource>> OpenJsonLines(
+    const std::string& path_or_dash, const DocSourceOptions& options = {});
+
+// ---- From a line document to a Document
+
+struct LineDocSchemaOptions {
+  // The body gets term vectors with positions and offsets. Default false.
+  bool body_term_vectors = false;
+  // The body is stored too (id, title and date always are). Default false.
+  bool store_body = false;
+};
+
+// How a line document becomes a Document: the fields luceneutil's Wikipedia
+// benchmark indexes, in this order:
+//   id     keyword (one term, docs only, no norms), stored
+//   title  analyzed text (docs, freqs, positions, norms), stored
+//   date   stored only
+//   body   analyzed text (docs, freqs, positions, norms); stored and with
+//          term vectors (positions and offsets) as the options say
+// invert-index and the benchmarks build their documents with it, so an index
+// either makes can be appended to by the other.
+//
+//   const invert::LineDocSchema schema({.store_body = true});
+//   invert::Document doc;
+//   absl::StatusOr<invert::SourceDoc> next = source->Next();
+//   if (next.ok()) {
+//     schema.Build(*next, &doc);  // views into the source's buffer: add the
+//     ...                         // document before the next Next()
+//   }
+class INVERT_EXPORT LineDocSchema {
+ public:
+  explicit LineDocSchema(const LineDocSchemaOptions& options = {});
+
+  // Fills *doc (cleared first) with the four fields of one line document.
+  // The document points at the given bytes, which must outlive its use.
+  void Build(std::string_view id, std::string_view title, std::string_view date,
+             std::string_view body, Document* doc) const;
+  void Build(const SourceDoc& source, Document* doc) const {
+    Build(source.id, source.title, source.date, source.body, doc);
+  }
+
+  // The body's type under these options.
+  const FieldType& body_type() const { return body_; }
+
+ private:
+  FieldType body_;
+};
 
 }  // namespace invert
 

@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "index/line_doc_schema.h"
 #include "invert/index_writer.h"
 #include "invert/line_docs.h"
 

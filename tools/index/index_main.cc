@@ -31,15 +31,14 @@
 
 #include "absl/strings/str_cat.h"
 #include "args.h"
+#include "common/absl_compat.h"
 #include "common/cli.h"
 #include "common/display.h"
 #include "feeder.h"
-#include "index/line_doc_schema.h"
 #include "invert/index_writer.h"
 #include "invert/line_docs.h"
 #include "report.h"
 #include "schema_check.h"
-#include "util/absl_compat.h"
 
 namespace invert::tools {
 namespace {

@@ -1,9 +1,9 @@
 // The schema check invert-index runs before adding anything: the fields a
-// line document will have (index/line_doc_schema.h) against the types the
-// index already fixed for them (IndexWriter::schema()). A field keeps the
-// type of its first use for the whole index, so a run whose flags give a
-// field another type would have every document rejected; this says so up
-// front, in words, with the flag that fixes it.
+// line document will have (LineDocSchema, invert/line_docs.h) against the
+// types the index already fixed for them (IndexWriter::schema()). A field
+// keeps the type of its first use for the whole index, so a run whose flags
+// give a field another type would have every document rejected; this says
+// so up front, in words, with the flag that fixes it.
 #ifndef INVERT_TOOLS_INDEX_SCHEMA_CHECK_H_
 #define INVERT_TOOLS_INDEX_SCHEMA_CHECK_H_
 
@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "index/line_doc_schema.h"
 #include "invert/field_type.h"
 #include "invert/index_writer.h"
+#include "invert/line_docs.h"
 
 namespace invert::tools {
 
