@@ -6,7 +6,7 @@
 //   (*writer)->Close();                   // commits and releases
 //
 // Threads: up to options.threads documents are inverted at once, each into
-// its own in-memory segment (an IndexingChain) with no lock on the hot path;
+// its own in-memory segment (an InMemorySegment) with no lock on the hot path;
 // a document takes whichever in-memory segment is free (a short critical
 // section to pick one, none while inverting). RAM: every in-memory segment
 // counts its bytes exactly into one writer-wide counter. When that total
