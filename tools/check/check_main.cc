@@ -8,11 +8,11 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "common/absl_compat.h"
 #include "common/cli.h"
 #include "common/display.h"
 #include "invert/check_index.h"
 #include "invert/directory.h"
-#include "util/absl_compat.h"
 
 namespace invert::tools {
 namespace {

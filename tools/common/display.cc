@@ -2,7 +2,7 @@
 #include "common/display.h"
 
 #include "absl/strings/str_format.h"
-#include "analysis/utf8.h"
+#include "invert/utf8.h"
 
 namespace invert::tools {
 namespace {
@@ -12,8 +12,8 @@ namespace {
 template <typename Valid, typename Invalid>
 void ForEachUtf8Run(std::string_view bytes, Valid&& valid, Invalid&& invalid) {
   while (!bytes.empty()) {
-    internal::Utf8Error error;
-    if (internal::ValidateUtf8(bytes, &error)) {
+    Utf8Error error;
+    if (IsValidUtf8(bytes, &error)) {
       valid(bytes);
       return;
     }

@@ -9,30 +9,26 @@
 #include <cstdint>
 #include <string>
 
-#include "index/commit_reader.h"
+#include "invert/index_reader.h"
 
 namespace invert::tools {
 
 // A term's doc freq and total term freq over the whole index and its first
 // `limit` postings (global doc id, freq, first positions), each with the
 // values of the stored field `show`.
-int DumpTerm(const CommitReader& reader, const std::string& field, const std::string& term,
+int DumpTerm(const IndexReader& reader, const std::string& field, const std::string& term,
              uint64_t limit, const std::string& show);
 
 // Every document (the index has no deletions: every document is live), in
 // global doc id order, at most `limit`, one line each:
 //   doc <global id>\t<field>=<value>\t<field>=<value>...
 // with all its stored values in stored order.
-int DumpDocs(const CommitReader& reader, uint64_t limit);
+int DumpDocs(const IndexReader& reader, uint64_t limit);
 
 // The stored values of the field "id" of every document, one per line,
 // escaped, sorted bytewise (as LC_ALL=C sort). Documents without an id are
 // counted on stderr.
-int DumpIds(const CommitReader& reader);
-
-// The name of field `number` of segment `seg`, escaped; "#N" if the segment
-// has no such field.
-std::string FieldName(const SegmentReader& seg, uint32_t number);
+int DumpIds(const IndexReader& reader);
 
 }  // namespace invert::tools
 

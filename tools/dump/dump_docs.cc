@@ -2,49 +2,42 @@
 // sorted set of stored ids.
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "common/absl_compat.h"
 #include "common/cli.h"
 #include "common/display.h"
 #include "dump.h"
-#include "util/absl_compat.h"
 
 namespace invert::tools {
 namespace {
 
 constexpr char kIdField[] = "id";
 
-// Calls fn(global doc, segment, stored fields or error) for every document
-// in order while fn returns true.
+// Calls fn(global doc, stored document or error) for every document in
+// order while fn returns true.
 template <typename Fn>
-void ForEachDocument(const CommitReader& reader, Fn&& fn) {
-  for (size_t s = 0; s < reader.segment_count(); ++s) {
-    const SegmentReader& seg = reader.segment(s);
-    for (uint32_t d = 0; d < seg.doc_count(); ++d) {
-      if (!fn(reader.doc_base(s) + d, seg, seg.stored_fields().Document(d))) return;
+void ForEachDocument(const IndexReader& reader, Fn&& fn) {
+  for (const LeafReader* leaf : reader.leaves()) {
+    for (uint32_t d = 0; d < leaf->max_doc(); ++d) {
+      if (!fn(leaf->doc_base() + d, leaf->Document(d))) return;
     }
   }
 }
 
 }  // namespace
 
-std::string FieldName(const SegmentReader& seg, uint32_t number) {
-  if (number < seg.fields().size()) return EscapeForDisplay(seg.fields()[number].name);
-  return absl::StrCat("#", number);
-}
-
-int DumpDocs(const CommitReader& reader, uint64_t limit) {
+int DumpDocs(const IndexReader& reader, uint64_t limit) {
   uint64_t shown = 0, unreadable = 0;
   std::string line;
-  ForEachDocument(reader, [&](uint64_t doc, const SegmentReader& seg,
-                              const absl::StatusOr<std::vector<StoredField>>& stored) {
+  ForEachDocument(reader, [&](uint64_t doc, const absl::StatusOr<StoredDocument>& stored) {
     if (shown >= limit) return false;
     line = absl::StrCat("doc ", doc);
     if (stored.ok()) {
-      for (const StoredField& f : *stored) {
-        absl::StrAppend(&line, "\t", FieldName(seg, f.field_number), "=",
-                        EscapeForDisplay(f.value));
+      for (const StoredValue& v : stored->values) {
+        absl::StrAppend(&line, "\t", EscapeForDisplay(v.field), "=", EscapeForDisplay(v.value));
       }
     } else {
       ++unreadable;
@@ -64,11 +57,10 @@ int DumpDocs(const CommitReader& reader, uint64_t limit) {
   return kExitOk;
 }
 
-int DumpIds(const CommitReader& reader) {
+int DumpIds(const IndexReader& reader) {
   std::vector<std::string> ids;
   uint64_t unreadable = 0, without_id = 0;
-  ForEachDocument(reader, [&](uint64_t doc, const SegmentReader& seg,
-                              const absl::StatusOr<std::vector<StoredField>>& stored) {
+  ForEachDocument(reader, [&](uint64_t doc, const absl::StatusOr<StoredDocument>& stored) {
     if (!stored.ok()) {
       if (unreadable++ == 0) {
         std::fprintf(stderr, "invert-dump: doc %llu: stored fields unreadable: %s\n",
@@ -77,13 +69,10 @@ int DumpIds(const CommitReader& reader) {
       }
       return true;
     }
-    const FieldInfo* id = seg.FieldByName(kIdField);
     bool found = false;
-    for (const StoredField& f : *stored) {
-      if (id != nullptr && f.field_number == id->number) {
-        ids.push_back(EscapeForDisplay(f.value));
-        found = true;
-      }
+    for (std::string_view id : stored->GetAll(kIdField)) {
+      ids.push_back(EscapeForDisplay(id));
+      found = true;
     }
     without_id += !found;
     return true;

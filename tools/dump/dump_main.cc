@@ -16,13 +16,14 @@
 // printed (<stored fields unreadable: MESSAGE>) and makes the exit status 1
 // after everything else is printed. Exit status 2: usage error.
 #include <cstdio>
+#include <memory>
 #include <string>
 
+#include "common/absl_compat.h"
 #include "common/cli.h"
 #include "common/display.h"
 #include "dump.h"
-#include "index/commit_reader.h"
-#include "util/absl_compat.h"
+#include "invert/index_reader.h"
 
 namespace invert::tools {
 namespace {
@@ -60,7 +61,7 @@ int Run(int argc, char** argv) {
   }
   if (limit_opt->count() == 0) limit = docs ? UINT64_MAX : 10;
 
-  absl::StatusOr<std::unique_ptr<CommitReader>> reader = CommitReader::Open(index);
+  absl::StatusOr<std::unique_ptr<IndexReader>> reader = IndexReader::Open(index);
   if (!reader.ok()) {
     std::fprintf(stderr, "invert-dump: cannot open the index in %s: %s\n", index.c_str(),
                  EscapeForDisplay(StdSv(reader.status().message())).c_str());

@@ -8,7 +8,7 @@
 #include <thread>
 
 #include "absl/strings/str_cat.h"
-#include "analysis/utf8.h"
+#include "invert/utf8.h"
 #include "progress.h"
 
 namespace invert::tools {
@@ -149,8 +149,8 @@ absl::Status CheckFieldsUtf8(const SourceDoc& doc) {
   const std::pair<const char*, std::string_view> fields[] = {
       {"id", doc.id}, {"title", doc.title}, {"date", doc.date}, {"body", doc.body}};
   for (const auto& [name, value] : fields) {
-    internal::Utf8Error error;
-    if (!internal::ValidateUtf8(value, &error)) {
+    Utf8Error error;
+    if (!IsValidUtf8(value, &error)) {
       return absl::InvalidArgumentError(absl::StrCat("field \"", name,
                                                      "\" is not valid UTF-8 at byte ", error.offset,
                                                      " (", error.reason, ")"));

@@ -5,8 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "common/absl_compat.h"
 #include "common/display.h"
-#include "util/absl_compat.h"
 
 namespace invert::tools {
 namespace {
