@@ -112,7 +112,7 @@ check() {
   export PKG_CONFIG_PATH="$libdir/pkgconfig"
   local flags
   flags="$("${pc[@]}" --cflags --libs invert)" || fail "$kind: pkg-config --cflags --libs invert"
-  echo "   pkg-config ${pc[*]:1} --cflags --libs invert: ok"
+  echo "   ${pc[*]} --cflags --libs invert: ok"
   # shellcheck disable=SC2086
   g++ -std=c++20 "${warn_flags[@]}" -O1 examples/basic/main.cc -o "$work/$kind/basic_pc" $flags ||
     fail "$kind: compiling with the pkg-config flags"

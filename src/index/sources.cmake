@@ -10,8 +10,7 @@ target_sources(invert_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/indexing_chain.cc
   ${CMAKE_CURRENT_LIST_DIR}/term_vectors_writer_per_field.cc
 )
-# index_writer.h uses absl::flat_hash_map (public); the rest is private.
-invert_library_link(PUBLIC absl::flat_hash_map PRIVATE absl::str_format Threads::Threads)
+invert_library_link(PRIVATE absl::flat_hash_map absl::str_format Threads::Threads)
 target_sources(invert_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/in_memory_segment.cc
   ${CMAKE_CURRENT_LIST_DIR}/index_checker.cc
