@@ -84,11 +84,11 @@ namespace invert {
 
 // One document. The views are valid until the next call to Next().
 struct SourceDoc {
-  std::string_view id;
-  std::string_view title;
-  std::string_view date;
-  std::string_view body;
-  uint64_t line_number;  // 1-based physical line of the input
+  std::string_view id = {};
+  std::string_view title = {};
+  std::string_view date = {};
+  std::string_view body = {};
+  uint64_t line_number = 0;  // 1-based physical line of the input
 };
 
 class INVERT_EXPORT DocSource {
