@@ -15,8 +15,7 @@ set(INVERT_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/invert)
 install(TARGETS invert EXPORT invertTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_COMPONENT Development
-        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+        RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/invert DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.h")
 install(FILES ${PROJECT_BINARY_DIR}/include/invert/version.h
@@ -87,6 +86,10 @@ endforeach()
 
 # invertConfig.cmake: public dependencies always; private ones only for a
 # static library, whose exported interface names them as $<LINK_ONLY:...>.
+# (A shared one's export also names its private shared dependencies, in
+# IMPORTED_LINK_DEPENDENT_LIBRARIES, for -rpath-link only: a consumer that has
+# not found them gets no -rpath-link, which libraries in the system's library
+# path do not need; scripts/check_install.sh builds such a consumer.)
 string(JOIN "\n" INVERT_FIND_DEPENDENCIES ${INVERT_PUBLIC_FIND})
 if(NOT BUILD_SHARED_LIBS)
   list(REMOVE_ITEM INVERT_PRIVATE_FIND ${INVERT_PUBLIC_FIND})
