@@ -7,9 +7,9 @@
 #   invert           what users link (invert::invert once installed): static or
 #                    shared per BUILD_SHARED_LIBS. A shared libinvert exports only
 #                    what include/invert/ marks INVERT_EXPORT (invert/export.h).
-#   invert_internal  what tests, benchmarks, fuzzers and tools link: the same code
-#                    with every symbol reachable (a static library) plus the src/
-#                    headers. In a static build it is invert itself; in a shared
+#   invert_internal  what tests, benchmarks and fuzzers link (the tools link
+#                    invert, like any user): the same code with every symbol
+#                    reachable (a static library) plus the src/ headers. In a static build it is invert itself; in a shared
 #                    build the objects are also archived as invert_internal_static,
 #                    so nothing internal has to be exported from libinvert.so.
 #
@@ -19,6 +19,8 @@
 # the library (src/testing/, the io_uring batch reader, the corpus generator)
 # defines its own EXCLUDE_FROM_ALL target there instead, built only for what
 # links it.
+
+include(GNUInstallDirs)  # CMAKE_INSTALL_INCLUDEDIR, used below
 
 add_library(invert_objects OBJECT)
 set_target_properties(invert_objects PROPERTIES
@@ -84,7 +86,6 @@ target_include_directories(invert_objects PRIVATE ${PROJECT_SOURCE_DIR}/src)
 # Abseil: scripts/check_headers.sh refuses its containers there).
 invert_library_link(PUBLIC absl::status absl::statusor PRIVATE absl::strings PkgConfig::XXHASH)
 
-include(GNUInstallDirs)
 file(GLOB INVERT_LAYER_SOURCE_LISTS CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/*/sources.cmake)
 foreach(list ${INVERT_LAYER_SOURCE_LISTS})
   include(${list})
@@ -99,7 +100,7 @@ if(INVERT_DIRECT_SOURCES)
                       "Add library sources to invert_objects (src/<layer>/sources.cmake).")
 endif()
 
-# Internal headers for tests, benchmarks, fuzzers and tools, which exercise the
+# Internal headers for tests, benchmarks and fuzzers, which exercise the
 # layers directly. Not installed, not for users.
 add_library(invert_internal INTERFACE)
 target_include_directories(invert_internal INTERFACE ${PROJECT_SOURCE_DIR}/src)

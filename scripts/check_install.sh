@@ -59,9 +59,32 @@ check() {
   [ -f "$libdir/cmake/invert/invertConfigVersion.cmake" ] || fail "$kind: no invertConfigVersion.cmake"
   [ -f "$prefix/include/invert/version.h" ] || fail "$kind: no generated invert/version.h"
   # Installed headers are exactly the public ones.
-  diff <(cd include/invert && ls ./*.h | sed 's|^\./||'; echo version.h) \
-       <(cd "$prefix/include/invert" && ls) >/dev/null ||
+  diff <({ cd include/invert && ls ./*.h | sed 's|^\./||'; echo version.h; } | sort) \
+       <(cd "$prefix/include/invert" && ls | sort) ||
     fail "$kind: installed headers differ from include/invert/*.h + version.h"
+
+  # The version check: before 1.0 only the same 0.MINOR is compatible.
+  local version want ok
+  version="$(sed -n 's/^#define INVERT_VERSION_STRING "\(.*\)"/\1/p' "$prefix/include/invert/version.h")"
+  for want in "${version%.*}:TRUE" "${version%%.*}.$(( $(echo "$version" | cut -d. -f2) + 1 )):FALSE" "1.0:FALSE"; do
+    cat >"$work/version_check.cmake" <<'CMAKE'
+set(PACKAGE_FIND_VERSION ${V})
+string(REPLACE "." ";" parts ${V})
+list(GET parts 0 PACKAGE_FIND_VERSION_MAJOR)
+list(GET parts 1 PACKAGE_FIND_VERSION_MINOR)
+set(PACKAGE_FIND_VERSION_COUNT 2)
+include(${F})
+if(PACKAGE_VERSION_COMPATIBLE)
+  message("TRUE")
+else()
+  message("FALSE")
+endif()
+CMAKE
+    ok="$(cmake -DV="${want%%:*}" -DF="$libdir/cmake/invert/invertConfigVersion.cmake" \
+      -P "$work/version_check.cmake" 2>&1)"
+    [ "$ok" = "${want##*:}" ] || fail "$kind: find_package(invert ${want%%:*}) compatible=$ok against $version"
+  done
+  echo "   find_package(invert ${version%.*}) accepts $version; 0.next and 1.0 do not"
 
   echo "== $kind: no liburing in the library or its package"
   if grep -rqi uring "$libdir/cmake/invert" "$libdir/pkgconfig/invert.pc"; then
