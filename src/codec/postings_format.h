@@ -172,7 +172,7 @@ class PostingsCursor {
 
   // `doc_file` / `pos_file`: the whole .doc / .pos files.
   PostingsCursor(std::span<const uint8_t> doc_file, std::span<const uint8_t> pos_file,
-               const TermStats& stats, const FieldType& type);
+                 const TermStats& stats, const FieldType& type);
 
   // Moves to the next doc; false at the end or on error (see status()).
   bool NextDoc();

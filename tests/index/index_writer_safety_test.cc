@@ -20,8 +20,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "invert/check_index.h"
 #include "index/commit_reader.h"
+#include "invert/check_index.h"
 #include "invert/index_writer.h"
 #include "scratch_dir.h"
 #include "test_seed.h"
