@@ -45,6 +45,10 @@ struct CommitSegment {
   SegmentId id{};
   uint32_t doc_count = 0;
   uint64_t si_checksum = 0;  // checksum in the footer of the segment's .si
+  // Deletions (codec/live_docs_format.h): the generation of the segment's
+  // current .liv file (0: no deletions) and the documents it deletes.
+  uint64_t del_gen = 0;
+  uint32_t del_count = 0;
   bool operator==(const CommitSegment&) const = default;
 };
 
