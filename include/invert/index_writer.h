@@ -63,6 +63,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -72,6 +73,7 @@
 #include "invert/document.h"
 #include "invert/export.h"
 #include "invert/field_type.h"
+#include "invert/merge_policy.h"
 #include "invert/term_bytes_layout.h"
 
 namespace invert {
@@ -126,6 +128,23 @@ struct IndexWriterOptions {
   // RAM buffer over its limit flushes first. 0 (default): half of each
   // thread's share of ram_buffer_mb.
   double max_document_mb = 0;
+
+  // ---- Merges (docs/merges.md) ----
+  // Which segments to merge (null: a TieredMergePolicy with its defaults).
+  // Use NoMergePolicy to keep every flush as a segment.
+  std::shared_ptr<const MergePolicy> merge_policy = nullptr;
+  // Merges running at once, each on its own background thread. One suits a
+  // small machine: indexing threads keep the other cores.
+  int max_concurrent_merges = 1;
+  // Background merges run at a lower CPU priority than indexing threads
+  // (Linux thread nice value +merge_thread_nice; 0 leaves it alone) so they
+  // take only CPU that indexing leaves idle ...
+  int merge_thread_nice = 10;
+  // ... and at most this many MB/s of merged-segment writes (0: unlimited).
+  double max_merge_write_mb_per_sec = 0;
+  // Close(): true waits for running merges (and those they lead to) to
+  // finish; false aborts them (their partial files are deleted) and closes.
+  bool wait_for_merges_on_close = true;
 };
 
 inline constexpr double kMinRamPerThreadMb = 4;
@@ -145,7 +164,20 @@ struct IndexWriterStats {
   int64_t peak_ram_bytes = 0;      // highest ram_bytes seen
   double flush_seconds = 0;        // time spent flushing, all threads
   uint64_t commit_generation = 0;  // of the last commit (0: none yet)
-  uint64_t committed_docs = 0;     // documents in the last commit
+  uint64_t committed_docs = 0;     // documents in the last commit (deleted ones excluded)
+  // Deletes and updates.
+  uint64_t delete_terms = 0;       // DeleteDocuments / UpdateDocument terms buffered since Open
+  uint64_t docs_deleted = 0;       // documents those deletes (and DeleteAll) removed, since Open
+  // Merges.
+  uint64_t merges_done = 0;        // since Open
+  uint64_t merges_aborted = 0;     // cancelled by Close/Rollback/DeleteAll, or failed
+  uint64_t merged_docs = 0;        // documents written by merges
+  uint64_t merge_bytes_read = 0;
+  uint64_t merge_bytes_written = 0;
+  double merge_seconds = 0;        // time inside merges, all merge threads
+  int running_merges = 0;          // now
+  // Segments (flushed or merged, committed or not) of the index now.
+  uint64_t segments = 0;
 };
 
 // What Open() found.
@@ -183,8 +215,55 @@ class INVERT_EXPORT IndexWriter {
   virtual absl::Status Commit() = 0;
   // Commit() and release. Further calls fail.
   virtual absl::Status Close() = 0;
-  // Discards all changes since the last commit (or Open).
+  // Discards all changes since the last commit (or Open): documents added,
+  // deletes, and merges (running ones are aborted).
   virtual absl::Status Rollback() = 0;
+
+  // ---- Deletes and updates (docs/deletes.md)
+  //
+  // A delete removes every document that holds `term` (exact bytes, as
+  // indexed: a Keyword field's value, or a token of an analyzed field) in
+  // `field`, among the documents added BEFORE it: those in memory, flushed
+  // and committed alike; never one added after it. With several threads,
+  // "before" is the order in which the calls took effect: an AddDocument
+  // that returned before DeleteDocuments was called is deleted, one called
+  // after DeleteDocuments returned is not, and one running concurrently may
+  // fall on either side. Deletes take effect for readers at the next commit
+  // (like added documents). A field or term that matches nothing is not an
+  // error.
+  virtual absl::Status DeleteDocuments(std::string_view field, std::string_view term) = 0;
+  // Deletes `field`:`term` as above, then adds `doc`, atomically: a commit
+  // (and so every reader) sees either both or neither, and `doc` itself is
+  // not deleted. If `doc` is rejected (bad input), nothing is deleted.
+  virtual absl::Status UpdateDocument(std::string_view field, std::string_view term,
+                                      const Document& doc) = 0;
+  // Removes every document (added, flushed or committed) and aborts running
+  // merges; the schema stays. Like other changes, visible at the next
+  // commit; Rollback() undoes it.
+  virtual absl::Status DeleteAll() = 0;
+
+  // ---- Merges (docs/merges.md)
+  //
+  // Merges until at most `max_segments` segments hold the index's
+  // documents (deletes dropped) and waits for that; the result is visible at
+  // the next commit. Documents added meanwhile may form new segments.
+  virtual absl::Status ForceMerge(int max_segments) = 0;
+  // Merges away the deletions of segments with enough of them (the merge
+  // policy decides), and waits.
+  virtual absl::Status ForceMergeDeletes() = 0;
+  // Waits until no merge is running or pending.
+  virtual absl::Status WaitForMerges() = 0;
+
+  // ---- Adding other indexes (docs/merges.md)
+  //
+  // Copies the segments of the newest commit of each index at `paths` into
+  // this one under new segment names (hard links where the file system
+  // allows, copies otherwise), with their deletions; visible at the next
+  // commit. Each index's schema must agree with this one's (same field
+  // names with the same types; new fields are added): kInvalidArgument
+  // naming the field otherwise, and nothing is added. The other indexes are
+  // only read (no lock taken): they must not change meanwhile.
+  virtual absl::Status AddIndexes(const std::vector<std::string>& paths) = 0;
 
   virtual IndexWriterStats stats() const = 0;
   virtual const IndexWriterOpenInfo& open_info() const = 0;

@@ -36,17 +36,27 @@ class LiveDocs {
  public:
   LiveDocs() = default;
   // All `doc_count` documents live.
-  explicit LiveDocs(uint32_t doc_count);
+  explicit LiveDocs(uint32_t doc_count)
+      : doc_count_(doc_count), words_((static_cast<size_t>(doc_count) + 63) / 64, ~uint64_t{0}) {
+    if (doc_count % 64 != 0) words_.back() = (uint64_t{1} << (doc_count % 64)) - 1;
+  }
 
   uint32_t doc_count() const { return doc_count_; }
   uint32_t del_count() const { return del_count_; }
   bool IsLive(uint32_t doc) const { return (words_[doc >> 6] >> (doc & 63)) & 1; }
   // Marks `doc` deleted; returns true iff it was live. REQUIRES: doc < doc_count().
-  bool Delete(uint32_t doc);
+  bool Delete(uint32_t doc) {
+    const uint64_t bit = uint64_t{1} << (doc & 63);
+    if ((words_[doc >> 6] & bit) == 0) return false;
+    words_[doc >> 6] &= ~bit;
+    ++del_count_;
+    return true;
+  }
   const std::vector<uint64_t>& words() const { return words_; }
 
   // From words read from a file; checks bits past doc_count are 0 and
-  // recounts. nullopt-like error (kDataLoss) if they are not.
+  // recounts; kDataLoss if a bit past doc_count is set or the words are too
+  // few or too many.
   static absl::StatusOr<LiveDocs> FromWords(uint32_t doc_count, std::vector<uint64_t> words);
 
   bool operator==(const LiveDocs&) const = default;

@@ -81,6 +81,14 @@ class IndexWriterImpl final : public IndexWriter {
   absl::Status Commit() override;
   absl::Status Close() override;
   absl::Status Rollback() override;
+  absl::Status DeleteDocuments(std::string_view field, std::string_view term) override;
+  absl::Status UpdateDocument(std::string_view field, std::string_view term,
+                              const Document& doc) override;
+  absl::Status DeleteAll() override;
+  absl::Status ForceMerge(int max_segments) override;
+  absl::Status ForceMergeDeletes() override;
+  absl::Status WaitForMerges() override;
+  absl::Status AddIndexes(const std::vector<std::string>& paths) override;
   IndexWriterStats stats() const override;
   const IndexWriterOpenInfo& open_info() const override { return open_info_; }
   std::vector<FieldSchema> schema() const override;
@@ -656,6 +664,27 @@ absl::Status IndexWriterImpl::Rollback() {
   schema_.Reset(last_commit_.schema);
   deleter_->DeleteUnreferenced(kept_);
   return absl::OkStatus();
+}
+
+// Not implemented yet (issue 12 is in progress): they fail loudly.
+absl::Status IndexWriterImpl::DeleteDocuments(std::string_view, std::string_view) {
+  return absl::UnimplementedError("DeleteDocuments is not implemented yet");
+}
+absl::Status IndexWriterImpl::UpdateDocument(std::string_view, std::string_view, const Document&) {
+  return absl::UnimplementedError("UpdateDocument is not implemented yet");
+}
+absl::Status IndexWriterImpl::DeleteAll() {
+  return absl::UnimplementedError("DeleteAll is not implemented yet");
+}
+absl::Status IndexWriterImpl::ForceMerge(int) {
+  return absl::UnimplementedError("ForceMerge is not implemented yet");
+}
+absl::Status IndexWriterImpl::ForceMergeDeletes() {
+  return absl::UnimplementedError("ForceMergeDeletes is not implemented yet");
+}
+absl::Status IndexWriterImpl::WaitForMerges() { return absl::OkStatus(); }
+absl::Status IndexWriterImpl::AddIndexes(const std::vector<std::string>&) {
+  return absl::UnimplementedError("AddIndexes is not implemented yet");
 }
 
 IndexWriterStats IndexWriterImpl::stats() const {
