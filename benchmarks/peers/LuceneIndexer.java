@@ -5,9 +5,10 @@
 // prints one JSON line with the same keys.
 //
 //   java -cp build/peers/classes:<lucene-core jar> LuceneIndexer INPUT --index DIR
-//        [--threads N] [--ram-mb M] [--term-vectors] [--max-docs N] [--json]
+//        [--threads N] [--ram-mb M] [--term-vectors] [--max-docs N]
+//        [--merge-policy tiered|none] [--force-merge N] [--json]
 //
-// Fields (as src/index/line_doc_schema.h):
+// Fields (as LineDocSchema in include/invert/line_docs.h):
 //   id     StringField, stored: the header's `id` column, else the 1-based
 //          physical line number (the header, when present, is line 1)
 //   title  TextField, stored (docs, freqs, positions, norms)
@@ -15,7 +16,19 @@
 //   body   TextField, not stored (docs, freqs, positions, norms); with
 //          --term-vectors also term vectors with positions and offsets
 // Analyzer: StandardAnalyzer without stop words. Writer: RAM buffer --ram-mb,
-// flush by RAM only, NoMergePolicy, no compound files, one commit at the end.
+// flush by RAM only, no compound files, one commit at the end of indexing.
+//
+// Merges (--merge-policy, default none):
+//   none    no merges while indexing (NoMergePolicy's behaviour); a forced
+//           merge still merges, with TieredMergePolicy's forced-merge
+//           selection (Lucene's NoMergePolicy would ignore forceMerge; invert's
+//           NoMergePolicy does not)
+//   tiered  Lucene's default TieredMergePolicy (its default options, except
+//           that merged segments are not compound files either) with the
+//           default ConcurrentMergeScheduler (threads and merges auto-detected,
+//           auto IO throttle on; forced merges unthrottled)
+// --force-merge N (default 0: none): after indexing and its commit,
+// forceMerge(N) and a second commit, timed separately.
 //
 // Threads: one reader thread splits the input into batches of raw lines (bytes)
 // and puts them on a bounded queue; --threads indexing threads take batches,
@@ -27,9 +40,13 @@
 // doctitle|title, docdate|date|timestamp, body|text, id; a line with another
 // number of fields than the header (3 without one) is skipped and counted.
 //
-// Output (stdout, one line): docs, seconds (input opened -> index committed and
-// closed), docs_per_s, gb_per_hour (input bytes, 10^9), segments, index_bytes,
-// unique_terms (over segments and fields), peak_rss_bytes (VmHWM), plus
+// Output (stdout, one line): docs, seconds (input opened -> indexing done and
+// committed; background merges may still run), docs_per_s, gb_per_hour (input
+// bytes, 10^9), force_merge_seconds, close_seconds (waits for merges), merges
+// (count, seconds, bytes read and written), bytes_written (every file the
+// writer created, deleted ones included) and write_amplification (bytes
+// written / final index bytes), segments, index_bytes, unique_terms (over
+// segments and fields) and peak_rss_bytes (VmHWM) of the final index, plus
 // details. Progress and errors go to stderr.
 
 import java.io.FileInputStream;
@@ -37,6 +54,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,12 +64,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
@@ -66,10 +87,20 @@ import org.apache.lucene.index.IndexOptions;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.LeafReaderContext;
-import org.apache.lucene.index.NoMergePolicy;
+import org.apache.lucene.index.ConcurrentMergeScheduler;
+import org.apache.lucene.index.FilterMergePolicy;
+import org.apache.lucene.index.MergePolicy;
+import org.apache.lucene.index.MergeScheduler;
+import org.apache.lucene.index.MergeTrigger;
+import org.apache.lucene.index.SegmentCommitInfo;
+import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TieredMergePolicy;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.store.FilterDirectory;
+import org.apache.lucene.store.IOContext;
+import org.apache.lucene.store.IndexOutput;
 import org.apache.lucene.util.Version;
 
 public final class LuceneIndexer {
@@ -85,6 +116,8 @@ public final class LuceneIndexer {
   private double ramMb = 2048;
   private boolean termVectors;
   private long maxDocs = Long.MAX_VALUE;
+  private String mergePolicy = "none";
+  private int forceMerge; // 0: no forced merge
 
   // ---- columns (from the header, else title/date/body) ----
   private int columnCount = 3;
@@ -135,7 +168,7 @@ public final class LuceneIndexer {
       System.err.println("LuceneIndexer: " + e.getMessage());
       System.err.println(
           "usage: LuceneIndexer INPUT --index DIR [--threads N] [--ram-mb M] [--term-vectors]"
-              + " [--max-docs N] [--json]");
+              + " [--max-docs N] [--merge-policy tiered|none] [--force-merge N] [--json]");
       System.exit(2);
     } catch (Throwable t) {
       System.err.println("LuceneIndexer: failed: " + t);
@@ -163,6 +196,15 @@ public final class LuceneIndexer {
         case "--max-docs":
           maxDocs = Long.parseLong(value(args, ++i, a));
           break;
+        case "--merge-policy":
+          mergePolicy = value(args, ++i, a);
+          if (!mergePolicy.equals("tiered") && !mergePolicy.equals("none")) {
+            throw new IllegalArgumentException("--merge-policy tiered|none");
+          }
+          break;
+        case "--force-merge":
+          forceMerge = Integer.parseInt(value(args, ++i, a));
+          break;
         case "--json":
           break; // always prints JSON; accepted for symmetry with invert-index
         default:
@@ -175,8 +217,9 @@ public final class LuceneIndexer {
     if (input == null || indexPath == null) {
       throw new IllegalArgumentException("INPUT and --index DIR are required");
     }
-    if (threads < 1 || ramMb <= 0 || maxDocs < 0) {
-      throw new IllegalArgumentException("--threads >= 1, --ram-mb > 0, --max-docs >= 0");
+    if (threads < 1 || ramMb <= 0 || maxDocs < 0 || forceMerge < 0) {
+      throw new IllegalArgumentException(
+          "--threads >= 1, --ram-mb > 0, --max-docs >= 0, --force-merge >= 0");
     }
   }
 
@@ -204,6 +247,150 @@ public final class LuceneIndexer {
     }
   }
 
+  // ------------------------------------------------------- merge accounting
+
+  /** Which part of the run a merge finished in. */
+  private static final int PHASE_INDEXING = 0, PHASE_FORCE_MERGE = 1, PHASE_CLOSE = 2;
+
+  /**
+   * ConcurrentMergeScheduler with its defaults, counting the merges it runs
+   * (doMerge runs one merge, synchronously, on the merge thread): count, wall
+   * and CPU seconds of the merge threads, bytes read (the merged segments)
+   * and written (the new segment), per phase of the run.
+   */
+  private static final class CountingMergeScheduler extends ConcurrentMergeScheduler {
+    volatile int phase = PHASE_INDEXING;
+    final LongAdder[] merges = adders(), nanos = adders(), cpuNanos = adders();
+    final LongAdder[] bytesRead = adders(), bytesWritten = adders();
+    private final ThreadMXBean threadBean = ManagementFactory.getThreadMXBean();
+
+    private static LongAdder[] adders() {
+      return new LongAdder[] {new LongAdder(), new LongAdder(), new LongAdder()};
+    }
+
+    static long sum(LongAdder[] a) {
+      return a[0].sum() + a[1].sum() + a[2].sum();
+    }
+
+    @Override
+    protected void doMerge(MergeScheduler.MergeSource source, MergePolicy.OneMerge merge)
+        throws IOException {
+      long cpu0 = threadBean.getCurrentThreadCpuTime();
+      long t0 = System.nanoTime();
+      super.doMerge(source, merge);
+      long t1 = System.nanoTime();
+      long cpu1 = threadBean.getCurrentThreadCpuTime();
+      int p = phase;
+      merges[p].increment();
+      nanos[p].add(t1 - t0);
+      if (cpu0 >= 0 && cpu1 >= 0) cpuNanos[p].add(cpu1 - cpu0);
+      bytesRead[p].add(merge.totalBytesSize());
+      SegmentCommitInfo info = merge.getMergeInfo();
+      try {
+        if (info != null) bytesWritten[p].add(info.sizeInBytes());
+      } catch (IOException e) {
+        // merged away already: its files are counted by CountingDirectory
+      }
+    }
+  }
+
+  /** No merges while indexing; forced merges as TieredMergePolicy picks them. */
+  private static final class ForcedOnlyMergePolicy extends FilterMergePolicy {
+    ForcedOnlyMergePolicy(MergePolicy in) {
+      super(in);
+    }
+
+    @Override
+    public MergeSpecification findMerges(
+        MergeTrigger trigger, SegmentInfos infos, MergeContext context) {
+      return null;
+    }
+
+    @Override
+    public MergeSpecification findFullFlushMerges(
+        MergeTrigger trigger, SegmentInfos infos, MergeContext context) {
+      return null;
+    }
+  }
+
+  /**
+   * Counts the bytes of every file created through it, by IOContext (flush,
+   * merge, other), deleted or renamed files included: a file's length is
+   * added when it is deleted, and for the files still there at the end.
+   * Nothing is added on the write path.
+   */
+  private static final class CountingDirectory extends FilterDirectory {
+    private static final int FLUSH = 0, MERGE = 1, OTHER = 2;
+    private final Map<String, Integer> created = new ConcurrentHashMap<>();
+    private final LongAdder[] deletedBytes = {new LongAdder(), new LongAdder(), new LongAdder()};
+
+    CountingDirectory(Directory in) {
+      super(in);
+    }
+
+    private static int kind(IOContext context) {
+      if (context.context == IOContext.Context.FLUSH) return FLUSH;
+      if (context.context == IOContext.Context.MERGE) return MERGE;
+      return OTHER;
+    }
+
+    @Override
+    public IndexOutput createOutput(String name, IOContext context) throws IOException {
+      IndexOutput out = in.createOutput(name, context);
+      created.put(name, kind(context));
+      return out;
+    }
+
+    @Override
+    public IndexOutput createTempOutput(String prefix, String suffix, IOContext context)
+        throws IOException {
+      IndexOutput out = in.createTempOutput(prefix, suffix, context);
+      created.put(out.getName(), kind(context));
+      return out;
+    }
+
+    @Override
+    public void deleteFile(String name) throws IOException {
+      Integer k = created.remove(name);
+      if (k != null) {
+        try {
+          deletedBytes[k].add(in.fileLength(name));
+        } catch (IOException e) {
+          // gone already
+        }
+      }
+      in.deleteFile(name);
+    }
+
+    @Override
+    public void rename(String source, String dest) throws IOException {
+      in.rename(source, dest);
+      Integer k = created.remove(source);
+      if (k != null) created.put(dest, k);
+    }
+
+    /** Bytes written so far: [flush, merge, other]. */
+    long[] bytesWritten() {
+      long[] b = {deletedBytes[0].sum(), deletedBytes[1].sum(), deletedBytes[2].sum()};
+      for (Map.Entry<String, Integer> e : created.entrySet()) {
+        try {
+          b[e.getValue()] += in.fileLength(e.getKey());
+        } catch (IOException ex) {
+          // deleted behind our back (not by the writer): not counted
+        }
+      }
+      return b;
+    }
+  }
+
+  private static long filesBytes(Directory dir) throws IOException {
+    long bytes = 0;
+    for (String f : dir.listAll()) bytes += dir.fileLength(f);
+    return bytes;
+  }
+
+  // ----------------------------------------------------------------- run
+
   private void run() throws Exception {
     Path indexDir = Paths.get(indexPath);
     Files.createDirectories(indexDir);
@@ -214,13 +401,20 @@ public final class LuceneIndexer {
     iwc.setOpenMode(IndexWriterConfig.OpenMode.CREATE);
     iwc.setRAMBufferSizeMB(ramMb);
     iwc.setMaxBufferedDocs(IndexWriterConfig.DISABLE_AUTO_FLUSH);
-    iwc.setMergePolicy(NoMergePolicy.INSTANCE);
+    TieredMergePolicy tiered = new TieredMergePolicy(); // Lucene's defaults ...
+    tiered.setNoCFSRatio(0.0); // ... but no compound files, like the flushed segments
+    iwc.setMergePolicy(mergePolicy.equals("tiered") ? tiered : new ForcedOnlyMergePolicy(tiered));
+    CountingMergeScheduler scheduler = new CountingMergeScheduler();
+    iwc.setMergeScheduler(scheduler);
     iwc.setUseCompoundFile(false);
-    iwc.setCommitOnClose(false);
+    iwc.setCommitOnClose(true); // close() waits for merges, then commits
 
     final BlockingQueue<Batch> queue = new ArrayBlockingQueue<>(2 * threads + 4);
-    long flushStartNs;
-    try (Directory dir = FSDirectory.open(indexDir);
+    long flushStartNs, t1, t2, t3;
+    int segmentsAtCommit;
+    long indexBytesAtCommit;
+    long[] written;
+    try (CountingDirectory dir = new CountingDirectory(FSDirectory.open(indexDir));
         InputStream in = new FileInputStream(input)) {
       final IndexWriter writer = new IndexWriter(dir, iwc);
       Thread reader = new Thread(() -> readLoop(in, queue), "line-reader");
@@ -241,20 +435,36 @@ public final class LuceneIndexer {
       }
       flushStartNs = System.nanoTime();
       writer.commit();
+      t1 = System.nanoTime();
+      // The commit just written (a file read; merges keep running meanwhile).
+      SegmentInfos committed = SegmentInfos.readLatestCommit(dir);
+      segmentsAtCommit = committed.size();
+      indexBytesAtCommit = 0;
+      for (SegmentCommitInfo info : committed) indexBytesAtCommit += info.sizeInBytes();
+      scheduler.phase = PHASE_FORCE_MERGE;
+      if (forceMerge > 0) {
+        writer.forceMerge(forceMerge);
+        writer.commit();
+      }
+      t2 = System.nanoTime();
+      scheduler.phase = PHASE_CLOSE;
       writer.close();
+      t3 = System.nanoTime();
+      written = dir.bytesWritten();
     }
-    final long t1 = System.nanoTime();
     double seconds = (t1 - t0) / 1e9;
     double commitS = (t1 - flushStartNs) / 1e9;
+    double forceMergeS = (t2 - t1) / 1e9;
+    double closeS = (t3 - t2) / 1e9;
 
     // Index statistics (not timed).
-    long indexBytes = 0;
+    long indexBytes;
     int segments = 0;
     List<Long> segmentTerms = new ArrayList<>();
     long bodyTokens = 0;
     long uniqueTerms = 0; // over segments and indexed fields, as invert-index's unique_terms
     try (Directory dir = FSDirectory.open(indexDir)) {
-      for (String f : dir.listAll()) indexBytes += dir.fileLength(f);
+      indexBytes = filesBytes(dir);
       try (DirectoryReader r = DirectoryReader.open(dir)) {
         segments = r.leaves().size();
         for (LeafReaderContext ctx : r.leaves()) {
@@ -276,6 +486,9 @@ public final class LuceneIndexer {
     }
     long docs = docsIndexed.get();
     long bytes = bytesConsumed.get();
+    long bytesWritten = written[0] + written[1] + written[2];
+    double mergeS = CountingMergeScheduler.sum(scheduler.nanos) / 1e9;
+    long mergeWritten = CountingMergeScheduler.sum(scheduler.bytesWritten);
     StringBuilder sb = new StringBuilder();
     sb.append('{');
     kv(sb, "engine", "\"lucene\"");
@@ -284,14 +497,37 @@ public final class LuceneIndexer {
     kv(sb, "threads", Integer.toString(threads));
     kv(sb, "ram_mb", fmt(ramMb));
     kv(sb, "term_vectors", Boolean.toString(termVectors));
+    kv(sb, "merge_policy", "\"" + mergePolicy + "\"");
+    kv(sb, "force_merge", Integer.toString(forceMerge));
     kv(sb, "docs", Long.toString(docs));
     kv(sb, "skipped_lines", Long.toString(linesSkipped.get()));
     kv(sb, "input_bytes", Long.toString(bytes));
     kv(sb, "seconds", fmt(seconds));
     kv(sb, "commit_seconds", fmt(commitS));
+    kv(sb, "force_merge_seconds", forceMerge > 0 ? fmt(forceMergeS) : "null");
+    kv(sb, "close_seconds", fmt(closeS));
     kv(sb, "gc_seconds", fmt(gcMs / 1e3));
     kv(sb, "docs_per_s", fmt(docs / seconds));
     kv(sb, "gb_per_hour", fmt(bytes / 1e9 / (seconds / 3600.0)));
+    kv(sb, "segments_at_commit", Integer.toString(segmentsAtCommit));
+    kv(sb, "index_bytes_at_commit", Long.toString(indexBytesAtCommit));
+    kv(sb, "merge_threads", Integer.toString(scheduler.getMaxThreadCount()));
+    kv(sb, "merge_max_pending", Integer.toString(scheduler.getMaxMergeCount()));
+    kv(sb, "merge_io_rate_limit_mb_per_s", fmt(scheduler.getIORateLimitMBPerSec()));
+    kv(sb, "merges", Long.toString(CountingMergeScheduler.sum(scheduler.merges)));
+    kv(sb, "merges_indexing", Long.toString(scheduler.merges[PHASE_INDEXING].sum()));
+    kv(sb, "merges_force_merge", Long.toString(scheduler.merges[PHASE_FORCE_MERGE].sum()));
+    kv(sb, "merges_close", Long.toString(scheduler.merges[PHASE_CLOSE].sum()));
+    kv(sb, "merge_seconds", fmt(mergeS));
+    kv(sb, "merge_cpu_seconds", fmt(CountingMergeScheduler.sum(scheduler.cpuNanos) / 1e9));
+    kv(sb, "force_merge_merge_seconds", fmt(scheduler.nanos[PHASE_FORCE_MERGE].sum() / 1e9));
+    kv(sb, "merge_bytes_read", Long.toString(CountingMergeScheduler.sum(scheduler.bytesRead)));
+    kv(sb, "merge_bytes_written", Long.toString(mergeWritten));
+    kv(sb, "merge_mb_per_s", mergeS > 0 ? fmt(mergeWritten / 1e6 / mergeS) : "null");
+    kv(sb, "flush_bytes_written", Long.toString(written[0]));
+    kv(sb, "merge_files_bytes_written", Long.toString(written[1]));
+    kv(sb, "bytes_written", Long.toString(bytesWritten));
+    kv(sb, "write_amplification", indexBytes > 0 ? fmt((double) bytesWritten / indexBytes) : "null");
     kv(sb, "segments", Integer.toString(segments));
     kv(sb, "index_bytes", Long.toString(indexBytes));
     kv(sb, "unique_terms", Long.toString(uniqueTerms));
