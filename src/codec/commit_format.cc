@@ -7,6 +7,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "codec/field_infos_format.h"
+#include "codec/live_docs_format.h"
 #include "codec/segment_files.h"
 #include "store/atomic_file.h"
 #include "store/index_input.h"
@@ -41,6 +42,12 @@ uint64_t CommitPoint::doc_count() const {
   return total;
 }
 
+uint64_t CommitPoint::live_doc_count() const {
+  uint64_t total = 0;
+  for (const CommitSegment& s : segments) total += s.doc_count - s.del_count;
+  return total;
+}
+
 int64_t CommitGeneration(std::string_view name) { return GenerationAfter(name, kCommitPrefix); }
 
 int64_t PendingCommitGeneration(std::string_view name) {
@@ -62,7 +69,47 @@ bool IsForeignCommitFile(std::span<const uint8_t> bytes) {
   return true;
 }
 
+namespace {
+
+// Empty iff the deletion fields of `s` keep the invariants of CommitSegment;
+// otherwise what is wrong.
+std::string DeletionFieldsProblem(const CommitSegment& s) {
+  if (s.del_count > s.doc_count) {
+    return absl::StrCat("deletes ", s.del_count, " of its ", s.doc_count, " documents");
+  }
+  if ((s.del_gen == 0) != (s.del_count == 0)) {
+    return absl::StrCat("has deletion generation ", s.del_gen, " but ", s.del_count,
+                        " deleted documents (generation 0 iff none are deleted)");
+  }
+  if (s.del_gen == 0 && s.liv_checksum != 0) return "has a live-docs checksum but no deletions";
+  return "";
+}
+
+}  // namespace
+
 absl::Status WriteCommit(Directory* dir, const CommitPoint& commit) {
+  for (const CommitSegment& s : commit.segments) {
+    if (std::string problem = DeletionFieldsProblem(s); !problem.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("commit ", commit.generation, ": segment ", s.name, " ", problem));
+    }
+    if (s.del_gen == 0) continue;
+    // Bind the commit to the exact .liv, and refuse one that does not have it.
+    const std::string liv = LiveDocsFileName(s.name, s.del_gen);
+    absl::StatusOr<IndexInput> in = OpenInput(dir, liv);
+    absl::StatusOr<uint64_t> checksum = in.ok() ? ReadFooterChecksum(*in) : in.status();
+    if (!checksum.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("commit ", commit.generation, ": segment ", s.name,
+                       "'s live docs: ", checksum.status().message()));
+    }
+    if (*checksum != s.liv_checksum) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("commit ", commit.generation, ": segment ", s.name, "'s liv_checksum 0x",
+                       absl::Hex(s.liv_checksum), " is not the checksum of ", liv, " (0x",
+                       absl::Hex(*checksum), "): set it from WriteLiveDocs"));
+    }
+  }
   return WriteFileAtomically(*dir, commit.file_name(), [&commit](IndexOutput& o) -> absl::Status {
     if (absl::Status s = WriteHeader(o, kCommitCodec, kCommitFormatVersion, commit.index_id);
         !s.ok()) {
@@ -82,6 +129,9 @@ absl::Status WriteCommit(Directory* dir, const CommitPoint& commit) {
       o.WriteBytes(s.id.data(), s.id.size());
       o.WriteVInt32(s.doc_count);
       o.WriteFixed64(s.si_checksum);
+      o.WriteVInt64(s.del_gen);
+      o.WriteVInt32(s.del_count);
+      if (s.del_gen > 0) o.WriteFixed64(s.liv_checksum);
     }
     return WriteFooter(o);
   });
@@ -96,12 +146,12 @@ absl::StatusOr<CommitPoint> ReadCommit(Directory* dir, std::string_view file_nam
   // (on a copy of the input) before the checksum.
   {
     IndexInput peek = *in;
-    absl::StatusOr<uint32_t> version = CheckHeaderReadId(peek, kCommitCodec, kCommitFormatVersion,
-                                                         kCommitFormatVersion, &commit.index_id);
+    absl::StatusOr<uint32_t> version = CheckHeaderReadId(
+        peek, kCommitCodec, kMinCommitFormatVersion, kCommitFormatVersion, &commit.index_id);
     if (absl::IsFailedPrecondition(version.status())) return version.status();
   }
   if (absl::StatusOr<uint64_t> c = VerifyChecksum(*in); !c.ok()) return c.status();
-  absl::StatusOr<uint32_t> version = CheckHeaderReadId(*in, kCommitCodec, kCommitFormatVersion,
+  absl::StatusOr<uint32_t> version = CheckHeaderReadId(*in, kCommitCodec, kMinCommitFormatVersion,
                                                        kCommitFormatVersion, &commit.index_id);
   if (!version.ok()) return version.status();
   auto corrupt = [file_name](const char* what) {
@@ -136,6 +186,16 @@ absl::StatusOr<CommitPoint> ReadCommit(Directory* dir, std::string_view file_nam
     if (!in->ReadString(&s.name) || !in->ReadBytes(s.id.data(), s.id.size()) ||
         !in->ReadVInt32(&s.doc_count) || !in->ReadFixed64(&s.si_checksum)) {
       return corrupt("truncated segment entry");
+    }
+    if (*version >= 3) {
+      if (!in->ReadVInt64(&s.del_gen) || !in->ReadVInt32(&s.del_count) ||
+          (s.del_gen > 0 && !in->ReadFixed64(&s.liv_checksum))) {
+        return corrupt("truncated segment entry");
+      }
+      if (std::string problem = DeletionFieldsProblem(s); !problem.empty()) {
+        return absl::DataLossError(
+            absl::StrCat(Sv(file_name), ": corrupt commit point: segment ", s.name, " ", problem));
+      }
     }
     commit.segments.push_back(std::move(s));
   }

@@ -2,15 +2,22 @@
 // list of live segments. A commit writes a new generation atomically under
 // the temporary name pending_segments_<generation> (store/atomic_file.h);
 // opening an index reads the newest generation. Layout (docs/format.md):
-//   header(kCommitCodec, version 2, id = the index id)
+//   header(kCommitCodec, version 3, id = the index id)
 //   VLong generation                 (equals the file name's)
 //   VLong next_segment_number        (names of new segments continue from it)
 //   VInt field_count                 the schema, in order of first use
 //   field_count x { String name, byte index_options, byte flags }
 //   VInt segment_count
-//   segment_count x { String name, 16-byte id, VInt doc_count, Fixed64 si_checksum }
+//   segment_count x {
+//     String name, 16-byte id, VInt doc_count, Fixed64 si_checksum,
+//     VLong del_gen                  (0: no deletions; else _<n>_<del_gen>.liv)
+//     VInt del_count                 (<= doc_count; 0 iff del_gen == 0)
+//     [Fixed64 liv_checksum]         (only when del_gen > 0: the .liv's footer
+//                                    checksum, so a swapped .liv is caught)
+//   }
 //   footer
-// Do not change: persistent format.
+// Version 2 (still read) is the same without the last three fields: no
+// deletions. Do not change: persistent format.
 //
 // Names: "segments_" + the generation in decimal without leading zeros
 // (generations start at 1). A file with such a name is taken for a commit
@@ -38,7 +45,8 @@ namespace invert {
 inline constexpr std::string_view kCommitCodec = "InvertCommit";
 inline constexpr std::string_view kCommitPrefix = "segments_";
 inline constexpr std::string_view kPendingCommitPrefix = "pending_segments_";
-inline constexpr uint32_t kCommitFormatVersion = 2;
+inline constexpr uint32_t kCommitFormatVersion = 3;     // written
+inline constexpr uint32_t kMinCommitFormatVersion = 2;  // oldest read
 
 struct CommitSegment {
   std::string name;
@@ -46,9 +54,14 @@ struct CommitSegment {
   uint32_t doc_count = 0;
   uint64_t si_checksum = 0;  // checksum in the footer of the segment's .si
   // Deletions (codec/live_docs_format.h): the generation of the segment's
-  // current .liv file (0: no deletions) and the documents it deletes.
+  // current .liv file (0: no deletions), the documents it deletes, and the
+  // checksum in that file's footer (WriteLiveDocs gives it; 0 when del_gen
+  // is 0). WriteCommit refuses a commit whose liv_checksum is not the
+  // .liv's, and readers check it, like si_checksum.
+  // Invariants: del_count <= doc_count; del_gen == 0 iff del_count == 0.
   uint64_t del_gen = 0;
   uint32_t del_count = 0;
+  uint64_t liv_checksum = 0;
   bool operator==(const CommitSegment&) const = default;
 };
 
@@ -63,10 +76,15 @@ struct CommitPoint {
   std::vector<CommitSegment> segments;
 
   std::string file_name() const;  // "segments_<generation>"
+  // Documents of every segment, deleted ones included ("max doc").
   uint64_t doc_count() const;
+  // Documents not deleted: doc_count() minus every segment's del_count.
+  uint64_t live_doc_count() const;
 };
 
-// Writes commit.file_name() atomically.
+// Writes commit.file_name() atomically. kInvalidArgument (nothing written)
+// for a segment whose deletion fields break the invariants above or whose
+// liv_checksum is not the one in its .liv's footer (which must exist).
 absl::Status WriteCommit(Directory* dir, const CommitPoint& commit);
 
 // Reads and verifies one commit file. The error names the file and the

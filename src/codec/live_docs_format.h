@@ -71,15 +71,21 @@ class LiveDocs {
 std::string LiveDocsFileName(std::string_view segment, uint64_t del_gen);
 
 // Writes LiveDocsFileName(segment, del_gen) (new file; fsynced by the
-// caller with the commit) and returns its name. On error nothing is left
-// behind that this call created.
+// caller with the commit) and returns its name; with `checksum`, stores the
+// checksum in its footer there, which the commit point records
+// (CommitSegment::liv_checksum). kInvalidArgument for del_gen 0;
+// kAlreadyExists if the file exists (left as it is). On error nothing is
+// left behind that this call created.
 absl::StatusOr<std::string> WriteLiveDocs(Directory* dir, std::string_view segment,
                                           const SegmentId& segment_id, uint64_t del_gen,
-                                          const LiveDocs& live);
+                                          const LiveDocs& live, uint64_t* checksum = nullptr);
 
 // Reads and fully verifies (checksum, header id, generation, doc count,
-// del count) the live docs of `segment` at `del_gen`. Errors name the file:
-// kNotFound if missing, kDataLoss if damaged or not what the commit says.
+// del count, bits past doc_count zero, the bits' count equal to del_count)
+// the live docs of `segment` at `del_gen`. Errors name the file: kNotFound
+// if missing, kDataLoss if damaged or not what the commit says,
+// kFailedPrecondition for a format version this build does not read. (The
+// commit's liv_checksum is compared by the caller, commit_reader.h.)
 absl::StatusOr<LiveDocs> ReadLiveDocs(Directory* dir, std::string_view segment,
                                       const SegmentId& segment_id, uint64_t del_gen,
                                       uint32_t doc_count, uint32_t del_count);
