@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "codec/live_docs_format.h"
 #include "codec/segment_files.h"
 #include "index/segment_flush.h"
 #include "store/codec_util.h"
@@ -19,6 +20,10 @@ absl::StatusOr<CommitInventory> IndexFileDeleter::Scan() {
     if (std::optional<SegmentFileNameParts> parts = ParseSegmentFileName(name)) {
       inventory.max_segment_number_seen =
           std::max(inventory.max_segment_number_seen, parts->number + 1);
+      if (parts->del_gen > 0) {
+        uint64_t& gen = inventory.max_del_gen_seen[std::string(parts->segment)];
+        gen = std::max(gen, parts->del_gen);
+      }
       continue;
     }
     if (const int64_t pending = PendingCommitGeneration(name); pending >= 0) {
@@ -82,10 +87,14 @@ std::vector<std::string> IndexFileDeleter::DeleteUnreferenced(
     const std::vector<CommitPoint>& keep) {
   std::vector<std::string> deleted;
   uint64_t oldest_kept = UINT64_MAX;
-  std::set<std::string, std::less<>> live;
+  std::set<std::string, std::less<>> live;      // segments
+  std::set<std::string, std::less<>> live_liv;  // their current .liv files
   for (const CommitPoint& c : keep) {
     oldest_kept = std::min(oldest_kept, c.generation);
-    for (const CommitSegment& s : c.segments) live.insert(s.name);
+    for (const CommitSegment& s : c.segments) {
+      live.insert(s.name);
+      if (s.del_gen > 0) live_liv.insert(LiveDocsFileName(s.name, s.del_gen));
+    }
   }
   absl::StatusOr<std::vector<std::string>> names = dir_->ListAll();
   if (!names.ok()) return deleted;
@@ -99,7 +108,9 @@ std::vector<std::string> IndexFileDeleter::DeleteUnreferenced(
         remove = commit.ok() && commit->index_id == index_id_;
       }
     } else if (std::optional<SegmentFileNameParts> parts = ParseSegmentFileName(name)) {
-      if (!live.contains(parts->segment)) {
+      const bool referenced =
+          parts->del_gen > 0 ? live_liv.contains(name) : live.contains(parts->segment);
+      if (!referenced) {
         remove =
             known_.contains(Sv(parts->segment)) || (allow_leftovers_ && HeaderBelongsToIndex(name));
       }

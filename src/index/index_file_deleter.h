@@ -22,6 +22,14 @@
 //                               one newer than every readable commit) is in
 //                               the directory: those may list such files, and
 //                               are kept for a person to inspect with them.
+//   _<n>_<gen>.liv        a live-docs file (segment_files.h's scheme): it
+//                         belongs to segment _<n> and is referenced iff a
+//                         kept commit point lists _<n> with del_gen <gen>.
+//                         An unreferenced one is deleted under the same
+//                         (a), (b), (c) as the segment's other files (its
+//                         header carries the segment's id), also while the
+//                         segment itself is still referenced: so older
+//                         generations go once no kept commit uses them.
 //   anything else         never: write.lock, foreign files, files named like
 //                         ours whose bytes do not prove it.
 //
@@ -30,6 +38,7 @@
 #define INVERT_INDEX_INDEX_FILE_DELETER_H_
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -49,7 +58,10 @@ struct CommitInventory {
   std::vector<std::string> damaged;      // named like commit points, unreadable
   std::vector<std::string> other_index;  // readable, of another index id
   uint64_t max_segment_number_seen = 0;  // over every _<n>.<ext> file name, + 1
-  uint64_t max_generation_seen = 0;      // over every segments_N / pending_segments_N name
+  // Per segment name, the largest <gen> of its _<n>_<gen>.liv files: a new
+  // generation must be above it so that it never meets a leftover.
+  std::map<std::string, uint64_t, std::less<>> max_del_gen_seen;
+  uint64_t max_generation_seen = 0;  // over every segments_N / pending_segments_N name
 };
 
 class IndexFileDeleter {
@@ -64,10 +76,10 @@ class IndexFileDeleter {
   // Rule (a): a segment this writer is creating or created.
   void AddOwnSegment(std::string_view name) { known_.emplace(name); }
 
-  // Deletes what the rules allow, keeping the commit points `keep` and
-  // their segments. Called with no flush in progress (the writer holds its
-  // commit lock). Best effort: a failed delete is retried at the next call.
-  // Returns the names deleted.
+  // Deletes what the rules allow, keeping the commit points `keep`, their
+  // segments and the live-docs generation each lists. Called with no flush in progress (the writer
+  // holds its commit lock). Best effort: a failed delete is retried at the next call. Returns the
+  // names deleted.
   std::vector<std::string> DeleteUnreferenced(const std::vector<CommitPoint>& keep);
 
   // True iff rule (c) applies (no damaged commit point was seen).
