@@ -1,16 +1,18 @@
 // Norms file: write and read.
 #include "codec/norms_format.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "codec/segment_files.h"
 #include "store/index_output.h"
 
 namespace invert {
 
-absl::StatusOr<std::string> WriteNorms(Directory* dir, std::string_view segment,
-                                       const SegmentId& id, uint32_t doc_count,
-                                       const std::vector<uint32_t>& fields,
-                                       const std::function<uint8_t(uint32_t, uint32_t)>& norm) {
+absl::StatusOr<std::string> WriteNorms(
+    Directory* dir, std::string_view segment, const SegmentId& id, uint32_t doc_count,
+    const std::vector<uint32_t>& fields,
+    absl::FunctionRef<void(uint32_t field, uint32_t first_doc, std::span<uint8_t> out)> fill) {
   const std::string name = SegmentFileName(segment, "nvd");
   absl::StatusOr<std::unique_ptr<IndexOutput>> out = CreateOutput(dir, name);
   if (!out.ok()) return out.status();
@@ -18,15 +20,31 @@ absl::StatusOr<std::string> WriteNorms(Directory* dir, std::string_view segment,
   if (absl::Status s = WriteHeader(o, kNormsCodec, kSegmentFormatVersion, id); !s.ok()) return s;
   o.WriteVInt32(doc_count);
   o.WriteVInt32(static_cast<uint32_t>(fields.size()));
-  std::vector<uint8_t> bytes(doc_count);
+  std::vector<uint8_t> bytes(std::min(doc_count, kNormsFillChunk));
   for (uint32_t field : fields) {
     o.WriteVInt32(field);
-    for (uint32_t doc = 0; doc < doc_count; ++doc) bytes[doc] = norm(field, doc);
-    o.WriteBytes(bytes.data(), bytes.size());
+    for (uint32_t first = 0; first < doc_count;) {
+      const uint32_t n = std::min(doc_count - first, kNormsFillChunk);
+      fill(field, first, std::span<uint8_t>(bytes.data(), n));
+      o.WriteBytes(bytes.data(), n);
+      first += n;
+    }
   }
   if (absl::Status s = WriteFooter(o); !s.ok()) return s;
   if (absl::Status s = o.Close(); !s.ok()) return s;
   return name;
+}
+
+absl::StatusOr<std::string> WriteNorms(Directory* dir, std::string_view segment,
+                                       const SegmentId& id, uint32_t doc_count,
+                                       const std::vector<uint32_t>& fields,
+                                       const std::function<uint8_t(uint32_t, uint32_t)>& norm) {
+  return WriteNorms(dir, segment, id, doc_count, fields,
+                    [&norm](uint32_t field, uint32_t first, std::span<uint8_t> out) {
+                      for (size_t i = 0; i < out.size(); ++i) {
+                        out[i] = norm(field, first + static_cast<uint32_t>(i));
+                      }
+                    });
 }
 
 absl::StatusOr<NormsReader> NormsReader::Open(Directory* dir, std::string_view segment,

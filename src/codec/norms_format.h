@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "invert/directory.h"
 #include "store/codec_util.h"
@@ -31,6 +32,17 @@ absl::StatusOr<std::string> WriteNorms(Directory* dir, std::string_view segment,
                                        const std::vector<uint32_t>& fields,
                                        const std::function<uint8_t(uint32_t, uint32_t)>& norm);
 
+// The same, for callers that copy norms in bulk (a merge): fill(field,
+// first_doc, out) writes the norms of docs [first_doc, first_doc +
+// out.size()) of `field`, called for each field in order and, within a
+// field, for consecutive ranges of at most kNormsFillChunk docs from doc 0
+// on. So the writer holds one chunk, not a whole field.
+inline constexpr uint32_t kNormsFillChunk = 64 * 1024;
+absl::StatusOr<std::string> WriteNorms(
+    Directory* dir, std::string_view segment, const SegmentId& id, uint32_t doc_count,
+    const std::vector<uint32_t>& fields,
+    absl::FunctionRef<void(uint32_t field, uint32_t first_doc, std::span<uint8_t> out)> fill);
+
 // Norms of an open segment: a view of the mapped file.
 class NormsReader {
  public:
@@ -40,6 +52,12 @@ class NormsReader {
   // Norm of `field` in `doc`; 0 if the field has no norms or doc is out of range.
   uint8_t Get(uint32_t field, uint32_t doc) const;
   bool HasNorms(uint32_t field) const { return fields_.contains(field); }
+  // All doc_count norms of `field` (a view of the mapping); empty if the
+  // field has no norms.
+  std::span<const uint8_t> Field(uint32_t field) const {
+    auto it = fields_.find(field);
+    return it == fields_.end() ? std::span<const uint8_t>() : it->second;
+  }
   absl::Status CheckIntegrity() const;
 
  private:

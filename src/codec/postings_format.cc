@@ -168,6 +168,11 @@ absl::Status PostingsWriter::FinishTerm(std::string_view term) {
 }
 
 absl::Status PostingsWriter::FinishField(uint32_t doc_count) {
+  if (field_stats_.term_count == 0) {  // left out, as if never started
+    dict_.clear();
+    dict_writer_.reset();
+    return tim_out_->status();
+  }
   field_stats_.doc_count = doc_count;
   if (absl::Status s = dict_writer_->Finish(); !s.ok()) return s;
   const uint64_t offset = tim_out_->file_pointer();
@@ -213,8 +218,42 @@ PostingsCursor::PostingsCursor(std::span<const uint8_t> doc_file, std::span<cons
       has_offsets_(HasOffsets(type.index_options)),
       has_payloads_(type.payloads && HasPositions(type.index_options)),
       docs_left_(stats.doc_freq) {
+  Reset(stats);
+}
+
+void PostingsCursor::Reset(const TermStats& stats) {
+  // Every member but the files, the field's flags, the skip prefetch input
+  // and the block buffers (which are always written before they are read)
+  // back to its constructed value.
+  doc_ptr_ = nullptr;
+  stats_ = stats;
+  status_ = absl::OkStatus();
+  docs_left_ = stats.doc_freq;
+  buf_n_ = 0;
+  buf_i_ = 0;
+  started_ = false;
+  block_base_ = 0;
+  doc_ = 0;
+  freq_ = 0;
+  blocks_skipped_ = 0;
+  prefetched_end_ = nullptr;
+  skip_recheck_ = nullptr;
+  pos_base_ = 0;
+  block_freq_total_ = 0;
+  doc_pos_start_ = 0;
+  pos_read_ = 0;
+  skip_pos_fp_ = 0;
+  pos_ptr_ = nullptr;
+  ptr_block_ = 0;
+  decoded_block_ = -1;
+  pos_n_ = 0;
+  payload_blob_ = {};
+  position_ = 0;
+  start_offset_ = 0;
+  end_offset_ = 0;
+  payload_ = {};
   if (stats_.doc_freq > 1) {
-    if (stats_.doc_offset > doc_file.size()) {
+    if (stats_.doc_offset > static_cast<uint64_t>(doc_end_ - doc_begin_)) {
       Fail("doc offset past the end of the file");
     } else {
       doc_ptr_ = doc_begin_ + stats_.doc_offset;
@@ -223,7 +262,7 @@ PostingsCursor::PostingsCursor(std::span<const uint8_t> doc_file, std::span<cons
     Fail("a term in one document without its document");
   }
   if (has_positions_) {
-    if (stats_.pos_offset > pos_file.size()) {
+    if (stats_.pos_offset > static_cast<uint64_t>(pos_end_ - pos_begin_)) {
       Fail("position offset past the end of the file");
     } else {
       pos_ptr_ = pos_begin_ + stats_.pos_offset;

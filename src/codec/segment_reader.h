@@ -49,6 +49,8 @@ class SegmentReader {
 
   uint8_t Norm(uint32_t field, uint32_t doc) const { return norms_->Get(field, doc); }
   bool HasNorms(uint32_t field) const { return norms_->HasNorms(field); }
+  // Every document's norm of `field` (empty if it has none): for bulk copies.
+  std::span<const uint8_t> NormBytes(uint32_t field) const { return norms_->Field(field); }
 
   const StoredFieldsReader& stored_fields() const { return *stored_; }
   const TermVectorsReader& term_vectors() const { return *vectors_; }

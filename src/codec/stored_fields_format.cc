@@ -58,6 +58,7 @@ absl::StatusOr<std::unique_ptr<DocBlockWriter>> DocBlockWriter::Create(
   if (!compressor.ok()) return compressor.status();
   std::unique_ptr<DocBlockWriter> w(new DocBlockWriter);
   w->compressor_ = *std::move(compressor);
+  w->codec_ = codec;
   w->block_bytes_ = block_bytes;
   w->data_name_ = FileName(segment_name, format.data_extension);
   w->index_name_ = FileName(segment_name, format.index_extension);
@@ -135,6 +136,32 @@ void DocBlockWriter::FlushBlock() {
   if (pending_.capacity() > 4 * block_bytes_) std::string().swap(pending_);
   if (compressed_.capacity() > 4 * block_bytes_) std::string().swap(compressed_);
   if (!data_->ok()) (void)Fail(data_->status());
+}
+
+absl::Status DocBlockWriter::AddRawBlock(const RawDocBlock& block) {
+  if (!status_.ok()) return status_;
+  if (finished_) return absl::FailedPreconditionError("AddRawBlock after Finish");
+  if (block.codec != codec_) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a block compressed with codec ", static_cast<int>(block.codec),
+                     " cannot be copied into a file of codec ", static_cast<int>(codec_)));
+  }
+  if (block.doc_count == 0 || block.doc_count > UINT32_MAX - 1 - num_docs_) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("a raw block of ", block.doc_count, " documents after ", num_docs_));
+  }
+  if (!pending_lengths_.empty()) {
+    FlushBlock();
+    if (!status_.ok()) return status_;
+  }
+  const uint64_t start = data_->file_pointer();
+  data_->WriteVInt32(num_docs_);  // first_doc: the only field that changes
+  data_->WriteBytes(block.rest.data(), block.rest.size());
+  blocks_.push_back({block.doc_count, data_->file_pointer() - start});
+  max_block_bytes_ = std::max(max_block_bytes_, block.uncompressed_bytes);
+  num_docs_ += block.doc_count;
+  if (!data_->ok()) (void)Fail(data_->status());
+  return status_;
 }
 
 absl::Status DocBlockWriter::Finish() {
@@ -282,6 +309,44 @@ absl::Status DocBlockReader::Corrupt(size_t block, std::string_view what) const 
                                           ") in ", data_name_, ": ", Sv(what)));
 }
 
+absl::StatusOr<RawDocBlock> DocBlockReader::RawBlock(size_t block) const {
+  const std::span<const uint8_t> bytes = data_.bytes().subspan(
+      block_offsets_[block], block_offsets_[block + 1] - block_offsets_[block]);
+  ByteReader in(bytes);
+  RawDocBlock raw;
+  raw.codec = codec_;
+  if (!in.ReadVInt32(&raw.first_doc)) return Corrupt(block, "truncated block header");
+  raw.rest = std::span<const uint8_t>(in.position(), in.remaining());
+  if (!in.ReadVInt32(&raw.doc_count)) return Corrupt(block, "truncated block header");
+  if (raw.first_doc != first_docs_[block] ||
+      raw.doc_count != first_docs_[block + 1] - first_docs_[block]) {
+    return Corrupt(block, absl::StrCat("the block says it holds ", raw.doc_count,
+                                       " documents from ", raw.first_doc));
+  }
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < raw.doc_count; ++i) {
+    uint32_t length;
+    if (!in.ReadVInt32(&length)) return Corrupt(block, "truncated document lengths");
+    total += length;
+    if (total > max_block_bytes_) {
+      return Corrupt(block, absl::StrCat("documents add up to more than the largest block (",
+                                         max_block_bytes_, " bytes)"));
+    }
+  }
+  uint32_t compressed_length;
+  if (!in.ReadVInt32(&compressed_length)) return Corrupt(block, "truncated block header");
+  if (compressed_length != in.remaining()) {
+    return Corrupt(block, absl::StrCat("compressed length ", compressed_length, ", but ",
+                                       in.remaining(), " bytes left in the block"));
+  }
+  if (codec_ == CompressionCodec::kNone && compressed_length != total) {
+    return Corrupt(
+        block, absl::StrCat(compressed_length, " stored bytes for ", total, " bytes of documents"));
+  }
+  raw.uncompressed_bytes = static_cast<uint32_t>(total);
+  return raw;
+}
+
 absl::Status DocBlockReader::DecodeBlock(size_t block) const {
   cache_.block = SIZE_MAX;
   const std::span<const uint8_t> bytes = data_.bytes().subspan(
@@ -403,6 +468,30 @@ absl::Status DocBlockReader::CheckIntegrity() const {
 
 namespace {
 
+// The fields of a stored document as views into `bytes`.
+absl::Status ParseStoredDocumentViews(std::span<const uint8_t> bytes,
+                                      std::vector<StoredFieldValue>* out) {
+  out->clear();
+  ByteReader in(bytes);
+  uint32_t count;
+  if (!in.ReadVInt32(&count)) return absl::DataLossError("truncated field count");
+  if (count > in.remaining() / 2) {  // a field takes at least 2 bytes
+    return absl::DataLossError(
+        absl::StrCat(count, " fields cannot fit in ", in.remaining(), " bytes"));
+  }
+  out->reserve(count);
+  for (uint32_t i = 0; i < count; ++i) {
+    uint32_t number, length;
+    const uint8_t* value;
+    if (!in.ReadVInt32(&number) || !in.ReadVInt32(&length) || !in.ReadBytes(length, &value)) {
+      return absl::DataLossError(absl::StrCat("truncated field ", i));
+    }
+    out->push_back({number, std::string_view(reinterpret_cast<const char*>(value), length)});
+  }
+  if (!in.empty()) return absl::DataLossError("bytes after the last field");
+  return absl::OkStatus();
+}
+
 absl::Status ParseStoredDocument(std::span<const uint8_t> bytes, std::vector<StoredField>* out) {
   ByteReader in(bytes);
   uint32_t count;
@@ -498,6 +587,17 @@ absl::StatusOr<std::vector<std::vector<StoredField>>> StoredFieldsReader::Docume
   });
   if (!status.ok()) return status;
   return result;
+}
+
+absl::Status StoredFieldsReader::VisitDocuments(std::span<const uint32_t> docs, FieldsFn fn) const {
+  std::vector<StoredFieldValue> fields;
+  return blocks_->ReadDocuments(docs, [&](size_t i, std::span<const uint8_t> bytes) {
+    if (absl::Status s = ParseStoredDocumentViews(bytes, &fields); !s.ok()) {
+      return absl::DataLossError(absl::StrCat("corrupt stored document ", docs[i], " in ",
+                                              blocks_->data_name(), ": ", s.message()));
+    }
+    return fn(i, fields);
+  });
 }
 
 }  // namespace invert

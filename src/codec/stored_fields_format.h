@@ -108,6 +108,18 @@ inline constexpr DocFileFormat kStoredFieldsFileFormat = {"stored fields",
                                                           kStoredFieldsVersionStart,
                                                           kStoredFieldsVersionCurrent};
 
+// One block of a data file as stored, for copying it into another segment
+// without decompressing (a merge). `rest` is the block after its first_doc
+// VInt: doc_count, the lengths, compressed_length and the compressed bytes,
+// all of which stay valid in another segment; only first_doc changes.
+struct RawDocBlock {
+  uint32_t first_doc = 0;
+  uint32_t doc_count = 0;
+  uint32_t uncompressed_bytes = 0;  // sum of the documents' lengths
+  CompressionCodec codec = CompressionCodec::kNone;
+  std::span<const uint8_t> rest;
+};
+
 // Writes the data and index files of one segment's per-document file: each
 // document an opaque byte string, grouped into compressed blocks. Sticky
 // errors: after the first failure every call returns it; the files are left
@@ -126,12 +138,25 @@ class DocBlockWriter {
   // if it is longer than kMaxDocumentBytes or the segment holds 2^32 - 1
   // documents; FailedPrecondition after Finish().
   absl::Status AddDocument(std::span<const uint8_t> doc);
+  // Appends a block read from another segment's file of the same format as
+  // documents num_docs() .. num_docs() + block.doc_count - 1, with its
+  // first_doc rewritten: the block in the making (if any) is written first,
+  // so raw blocks and added documents may alternate (the blocks keep their
+  // source's grouping; see "Block boundaries" in docs/format-docfiles.md).
+  // InvalidArgument (nothing changes) if the block's codec is not this
+  // writer's or the segment would pass 2^32 - 1 documents.
+  absl::Status AddRawBlock(const RawDocBlock& block);
   // Flushes the last block, writes the index and both footers, closes both
   // files. Calling it again returns the first result.
   absl::Status Finish();
 
   std::vector<std::string> file_names() const { return {data_name_, index_name_}; }
   uint32_t num_docs() const { return num_docs_; }
+  CompressionCodec codec() const { return codec_; }
+  // Blocks written so far (raw ones included).
+  size_t block_count() const { return blocks_.size(); }
+  // Bytes held: the block in the making and the compression scratch.
+  size_t buffered_bytes() const { return pending_.capacity() + compressed_.capacity(); }
   const absl::Status& status() const { return status_; }
 
  private:
@@ -146,6 +171,7 @@ class DocBlockWriter {
   std::string data_name_, index_name_;
   std::unique_ptr<IndexOutput> data_, index_;
   std::unique_ptr<BlockCompressor> compressor_;
+  CompressionCodec codec_ = CompressionCodec::kNone;
   size_t block_bytes_ = 0;
   std::string pending_;  // the current block's documents, concatenated
   std::vector<uint32_t> pending_lengths_;
@@ -178,11 +204,22 @@ class DocBlockReader {
   // call of fn) if a doc is >= num_docs(); kDataLoss for a corrupt block.
   absl::Status ReadDocuments(std::span<const uint32_t> docs, DocFn fn) const;
 
+  // Block `block` as stored (REQUIRES: block < block_count()), its header
+  // checked as a read checks it (first_doc and doc_count against the index,
+  // the lengths against max_block_bytes, compressed_length against the
+  // block's size); the compressed bytes are not looked at: a caller copying
+  // them verifies the file's checksum first (CheckIntegrity). kDataLoss
+  // naming the file and block otherwise.
+  absl::StatusOr<RawDocBlock> RawBlock(size_t block) const;
+
   // Verifies the checksums of both files.
   absl::Status CheckIntegrity() const;
 
   uint32_t num_docs() const { return num_docs_; }
   size_t block_count() const { return block_offsets_.size() - 1; }
+  // Documents of block b: [block_first_doc(b), block_first_doc(b + 1)).
+  // REQUIRES: b <= block_count().
+  uint32_t block_first_doc(size_t b) const { return first_docs_[b]; }
   CompressionCodec codec() const { return codec_; }
   const std::string& data_name() const { return data_name_; }
   // The data file's input (prefetch policy and counters). Not while other
@@ -259,6 +296,21 @@ class StoredFieldsWriter {
   std::vector<std::string> file_names() const { return blocks_->file_names(); }
   uint32_t num_docs() const { return blocks_->num_docs(); }
 
+  // ---- Copying from another segment (merges) without re-encoding
+
+  // A document exactly as StoredFieldsReader::ReadSerialized gave it (the
+  // "stored document" bytes); its field numbers must be this segment's.
+  absl::Status AddSerializedDocument(std::span<const uint8_t> doc) {
+    return blocks_->AddDocument(doc);
+  }
+  // A block from StoredFieldsReader::RawBlock (see DocBlockWriter::AddRawBlock).
+  absl::Status AddRawBlock(const internal::RawDocBlock& block) {
+    return blocks_->AddRawBlock(block);
+  }
+  CompressionCodec codec() const { return blocks_->codec(); }
+  size_t block_count() const { return blocks_->block_count(); }
+  size_t buffered_bytes() const { return blocks_->buffered_bytes() + scratch_.capacity(); }
+
  private:
   explicit StoredFieldsWriter(std::unique_ptr<internal::DocBlockWriter> blocks)
       : blocks_(std::move(blocks)) {}
@@ -287,6 +339,24 @@ class StoredFieldsReader {
   // every block needed, then decodes each block once. Result i is docs[i].
   absl::StatusOr<std::vector<std::vector<StoredField>>> Documents(
       std::span<const uint32_t> docs) const;
+
+  // ---- Reading for a merge, without building strings
+
+  // Calls fn(i, fields of docs[i]) for every i, block by block as
+  // Documents(): the values are views into the decoded block, valid during
+  // the call. Errors as Documents().
+  using FieldsFn = absl::FunctionRef<absl::Status(size_t, std::span<const StoredFieldValue>)>;
+  absl::Status VisitDocuments(std::span<const uint32_t> docs, FieldsFn fn) const;
+  // Calls fn(i, the serialized bytes of docs[i]) (unparsed: for
+  // StoredFieldsWriter::AddSerializedDocument after CheckIntegrity()).
+  absl::Status ReadSerialized(std::span<const uint32_t> docs,
+                              internal::DocBlockReader::DocFn fn) const {
+    return blocks_->ReadDocuments(docs, fn);
+  }
+  // Block `b` as stored (internal::DocBlockReader::RawBlock).
+  absl::StatusOr<internal::RawDocBlock> RawBlock(size_t b) const { return blocks_->RawBlock(b); }
+  CompressionCodec codec() const { return blocks_->codec(); }
+  uint32_t block_first_doc(size_t b) const { return blocks_->block_first_doc(b); }
 
   // Verifies the checksums of both files (reads them whole).
   absl::Status CheckIntegrity() const { return blocks_->CheckIntegrity(); }

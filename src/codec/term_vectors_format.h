@@ -118,6 +118,20 @@ class TermVectorsWriter {
   std::vector<std::string> file_names() const { return blocks_->file_names(); }
   uint32_t num_docs() const { return blocks_->num_docs(); }
 
+  // ---- Copying from another segment (merges), as StoredFieldsWriter
+
+  // An entry as TermVectorsReader::ReadSerialized gave it; its field numbers
+  // must be this segment's.
+  absl::Status AddSerializedDocument(std::span<const uint8_t> entry) {
+    return blocks_->AddDocument(entry);
+  }
+  absl::Status AddRawBlock(const internal::RawDocBlock& block) {
+    return blocks_->AddRawBlock(block);
+  }
+  CompressionCodec codec() const { return blocks_->codec(); }
+  size_t block_count() const { return blocks_->block_count(); }
+  size_t buffered_bytes() const { return blocks_->buffered_bytes() + scratch_.capacity(); }
+
  private:
   explicit TermVectorsWriter(std::unique_ptr<internal::DocBlockWriter> blocks)
       : blocks_(std::move(blocks)) {}
@@ -142,6 +156,15 @@ class TermVectorsReader {
   absl::Status CheckIntegrity() const { return blocks_->CheckIntegrity(); }
   uint32_t num_docs() const { return blocks_->num_docs(); }
   size_t block_count() const { return blocks_->block_count(); }
+
+  // ---- Reading for a merge, as StoredFieldsReader
+  absl::Status ReadSerialized(std::span<const uint32_t> docs,
+                              internal::DocBlockReader::DocFn fn) const {
+    return blocks_->ReadDocuments(docs, fn);
+  }
+  absl::StatusOr<internal::RawDocBlock> RawBlock(size_t b) const { return blocks_->RawBlock(b); }
+  CompressionCodec codec() const { return blocks_->codec(); }
+  uint32_t block_first_doc(size_t b) const { return blocks_->block_first_doc(b); }
   // The data file's input: prefetch policy and counters (not while other
   // threads read).
   IndexInput& data_input() { return blocks_->data_input(); }
