@@ -5,11 +5,17 @@
 #
 #   scripts/bench_e2e.sh [--corpus FILE | --generate-mb N [--seed S]]
 #                        [--repetitions R] [--threads "1 2"] [--ram-mb M]
+#                        [--merges on|off|both] [--force-merge N]
 #                        [--term-vectors] [--max-docs N] [--only invert|lucene]
 #                        [--no-build] [--keep-index] [--out FILE.json]
 #
 # Configurations: invert --layout shared and separate, and Lucene, each with
-# every thread count of --threads (default "1 2"). Repetitions (default 3) run
+# every thread count of --threads (default "1 2") and merge mode of --merges
+# (default on): "on" is each engine's tiered merge policy with background
+# merges, "off" no merges while indexing; either way --force-merge N (default
+# 1; 0: none) then merges to N segments, timed apart from the indexing.
+# A configuration is named ENGINE[-LAYOUT]-tTHREADS-MERGES, e.g.
+# invert-shared-t2-on, lucene-t1-off. Repetitions (default 3) run
 # round-robin, A B C ... A B C ..., the starting configuration rotating by one
 # each round, so that drift on a shared machine spreads over all of them.
 # Each run starts from an empty index directory and runs under
@@ -17,6 +23,13 @@
 # (cycles, instructions, LLC and dTLB load misses) where perf counters work.
 # Results: one JSON file (--out, default build/bench_e2e/results.json), then
 # the table of medians and ratios from scripts/bench_e2e_table.py.
+#
+# Per run it records both engines' docs/s to the committed index, force-merge
+# seconds, merges (count, MB/s), bytes written and write amplification (bytes
+# written / final index bytes; also from the kernel's count of the process's
+# file-system writes), final segments and index bytes, peak RSS, CPU user/sys.
+# An invert-index without --merge-policy/--force-merge runs the "off"
+# configurations only, as it always did (no merges, no forced merge).
 #
 # Environment: INVERT_INDEX (default build/release/tools/index/invert-index),
 # INVERT_GEN (default build/release/tools/gen/invert-gen), LUCENE_JAVA_OPTS
@@ -33,6 +46,8 @@ seed=1
 reps=3
 threads_list="1 2"
 ram_mb=2048
+merges=on
+force_merge=1
 term_vectors=0
 max_docs=""
 only=""
@@ -40,7 +55,7 @@ build=1
 keep_index=0
 work=build/bench_e2e
 out=""
-usage() { sed -n '6,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '6,11p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --corpus) corpus="$2"; shift ;;
@@ -49,6 +64,8 @@ while [ $# -gt 0 ]; do
     --repetitions) reps="$2"; shift ;;
     --threads) threads_list="$2"; shift ;;
     --ram-mb) ram_mb="$2"; shift ;;
+    --merges) merges="$2"; shift ;;
+    --force-merge) force_merge="$2"; shift ;;
     --term-vectors) term_vectors=1 ;;
     --max-docs) max_docs="$2"; shift ;;
     --only) only="$2"; shift ;;
@@ -61,6 +78,9 @@ while [ $# -gt 0 ]; do
   shift
 done
 case "$only" in ""|invert|lucene) ;; *) echo "bench_e2e: --only invert|lucene" >&2; exit 2 ;; esac
+case "$merges" in on|off) merge_modes="$merges" ;; both) merge_modes="on off" ;;
+  *) echo "bench_e2e: --merges on|off|both" >&2; exit 2 ;; esac
+[[ "$force_merge" =~ ^[0-9]+$ ]] || { echo "bench_e2e: --force-merge N (0: none)" >&2; exit 2; }
 [ -n "$corpus" ] && [ -n "$generate_mb" ] && { echo "bench_e2e: --corpus or --generate-mb, not both" >&2; exit 2; }
 mkdir -p "$work/runs"
 out="${out:-$work/results.json}"
@@ -116,7 +136,15 @@ elif [ ! -x "$invert_bin" ]; then
   log "invert-index not found at $invert_bin: running Lucene only"
   run_invert=0
 fi
+invert_merges=0  # 1: invert-index takes --merge-policy and --force-merge
 if [ $run_invert -eq 1 ]; then
+  help=$("$invert_bin" --help 2>&1 || true)
+  if [[ "$help" == *--merge-policy* ]] && [[ "$help" == *--force-merge* ]]; then
+    invert_merges=1
+  else
+    log "this invert-index has no --merge-policy/--force-merge: invert runs the merges-off" \
+        "configurations only, without a forced merge"
+  fi
   # A copy, so that a rebuild during a long run cannot change the binary.
   mkdir -p "$work/bin"
   cp -f "$invert_bin" "$work/bin/invert-index"
@@ -160,27 +188,37 @@ fi
 
 # ---- configurations ----
 configs=()
-for t in $threads_list; do
-  if [ $run_invert -eq 1 ]; then
-    configs+=("invert-shared-t$t" "invert-separate-t$t")
-  fi
-  [ $run_lucene -eq 1 ] && configs+=("lucene-t$t")
+for m in $merge_modes; do
+  for t in $threads_list; do
+    if [ $run_invert -eq 1 ] && { [ $invert_merges -eq 1 ] || [ "$m" = off ]; }; then
+      configs+=("invert-shared-t$t-$m" "invert-separate-t$t-$m")
+    fi
+    [ $run_lucene -eq 1 ] && configs+=("lucene-t$t-$m")
+  done
 done
 [ ${#configs[@]} -gt 0 ] || { log "nothing to run"; exit 1; }
 
 command_for() {  # config -> the command line (array in cmd)
-  local config="$1" index="$2" t="${1##*-t}"
+  local config="$1" index="$2" m="${1##*-}" t="${1%-*}"
+  t="${t##*-t}"
+  local policy=none
+  [ "$m" = on ] && policy=tiered
   cmd=()
   case "$config" in
     invert-shared-*|invert-separate-*)
-      local layout="${config#invert-}"; layout="${layout%-t*}"
+      local layout="${config#invert-}"; layout="${layout%%-t*}"
       cmd=("$invert_bin" "$corpus" --index "$index" --threads "$t" --ram-mb "$ram_mb"
            --layout "$layout")
+      if [ $invert_merges -eq 1 ]; then
+        cmd+=(--merge-policy "$policy")
+        [ "$force_merge" -gt 0 ] && cmd+=(--force-merge "$force_merge")
+      fi
       ;;
     lucene-*)
       # shellcheck disable=SC2206
       cmd=(java $java_opts -cp "build/peers/classes:$(cat build/peers/lucene-core.jar.path)"
-           LuceneIndexer "$corpus" --index "$index" --threads "$t" --ram-mb "$ram_mb")
+           LuceneIndexer "$corpus" --index "$index" --threads "$t" --ram-mb "$ram_mb"
+           --merge-policy "$policy" --force-merge "$force_merge")
       ;;
   esac
   [ $term_vectors -eq 1 ] && cmd+=(--term-vectors)
@@ -210,8 +248,10 @@ for ((r = 0; r < reps; r++)); do
       if ! python3 - "$base.json" "$config" <<'PY' >&2 2>/dev/null; then
 import json, sys
 d = json.load(open(sys.argv[1]))
+fm = d.get("force_merge_seconds")
+fm = "" if fm is None else f", force merge {fm:.2f} s"
 print(f"bench_e2e: {sys.argv[2]:22s} {d['docs']:>10} docs {d['seconds']:9.2f} s "
-      f"{d['docs_per_s']:10.0f} docs/s {d['gb_per_hour']:7.2f} GB/h")
+      f"{d['docs_per_s']:10.0f} docs/s {d['gb_per_hour']:7.2f} GB/h{fm}")
 PY
         log "$config (repetition $r): no JSON line with docs, seconds, docs_per_s, gb_per_hour in its output ($base.out)"
         failed=1
@@ -229,10 +269,25 @@ done
 java_version=""
 [ $run_lucene -eq 1 ] && java_version=$(java -version 2>&1 | head -n 1)
 python3 - "$out" "$work/runs" "$corpus" "$reps" "$ram_mb" "$term_vectors" "${max_docs:-}" \
-  "$java_opts" "$java_version" "$use_perf" "${configs[@]}" <<'PY'
+  "$java_opts" "$java_version" "$use_perf" "$force_merge" "$invert_merges" "${configs[@]}" <<'PY'
 import glob, json, os, platform, re, sys, time
 out, runs_dir, corpus, reps, ram_mb, tv, max_docs, java_opts, java_version, use_perf = sys.argv[1:11]
-configs = sys.argv[11:]
+force_merge, invert_merges = int(sys.argv[11]), sys.argv[12] == "1"
+configs = sys.argv[13:]
+CONFIG = re.compile(r"^(invert|lucene)(?:-(shared|separate))?-t(\d+)(?:-(on|off))?$")
+
+# The engines' JSON keys for each recorded figure, first found wins (the
+# Lucene peer's names first; the others are names invert-index may use).
+ALIASES = {
+    "force_merge_seconds": ("force_merge_seconds",),
+    "merges": ("merges", "merges_done"),
+    "merge_seconds": ("merge_seconds",),
+    "merge_bytes_written": ("merge_bytes_written", "bytes_merged"),
+    "bytes_written": ("bytes_written",),
+    "write_amplification": ("write_amplification",),
+    "segments": ("segments_at_end", "final_segments", "segments"),
+    "segments_at_commit": ("segments_at_commit",),
+}
 
 def parse_time(path):
     res = {}
@@ -258,6 +313,10 @@ def parse_time(path):
             res["minor_faults"] = int(line.rsplit(":", 1)[1])
         elif line.startswith("Involuntary context switches:"):
             res["involuntary_cs"] = int(line.rsplit(":", 1)[1])
+        elif line.startswith("File system outputs:"):
+            # 512-byte units of the kernel's write_bytes: every byte the
+            # process wrote to files, those deleted before writeback too.
+            res["fs_write_bytes"] = int(line.rsplit(":", 1)[1]) * 512
     return res
 
 def machine_busy_s(path):
@@ -290,10 +349,11 @@ runs = []
 for config in configs:
     for r in range(int(reps)):
         base = os.path.join(runs_dir, f"{config}.rep{r}")
-        rec = {"config": config, "repetition": r,
-               "engine": config.split("-")[0],
-               "layout": config.split("-")[1] if config.startswith("invert-") else None,
-               "threads": int(config.rsplit("-t", 1)[1])}
+        m = CONFIG.match(config)
+        engine, layout, threads, merges = m.group(1), m.group(2), int(m.group(3)), m.group(4)
+        rec = {"config": config, "repetition": r, "engine": engine, "layout": layout,
+               "threads": threads, "merges": merges,
+               "force_merge": force_merge if engine == "lucene" or invert_merges else 0}
         if not os.path.exists(base + ".json"):
             rec["failed"] = True
             runs.append(rec)
@@ -305,10 +365,18 @@ for config in configs:
             runs.append(rec)
             continue
         rec["result"] = engine_json
-        for k in ("docs", "seconds", "docs_per_s", "gb_per_hour", "segments", "index_bytes"):
+        for k in ("docs", "seconds", "docs_per_s", "gb_per_hour", "index_bytes"):
             rec[k] = engine_json.get(k)
+        for k, names in ALIASES.items():
+            rec[k] = next((engine_json[n] for n in names if engine_json.get(n) is not None), None)
         rec["engine_peak_rss_bytes"] = engine_json.get("peak_rss_bytes")
         rec.update(parse_time(base + ".time"))
+        if rec.get("merge_bytes_written") is not None and rec.get("merge_seconds"):
+            rec["merge_mb_per_s"] = rec["merge_bytes_written"] / 1e6 / rec["merge_seconds"]
+        if rec["write_amplification"] is None and rec["bytes_written"] and rec["index_bytes"]:
+            rec["write_amplification"] = rec["bytes_written"] / rec["index_bytes"]
+        if rec.get("fs_write_bytes") is not None and rec["index_bytes"]:
+            rec["fs_write_amplification"] = rec["fs_write_bytes"] / rec["index_bytes"]
         try:
             rec["loadavg_before"] = float(open(base + ".load").read())
         except (OSError, ValueError):
@@ -340,6 +408,8 @@ doc = {
     "ram_mb": float(ram_mb),
     "term_vectors": tv == "1",
     "max_docs": int(max_docs) if max_docs else None,
+    "force_merge": force_merge,
+    "invert_merge_flags": invert_merges,
     "configs": configs,
     "machine": {"cpu": cpu, "cpus": os.cpu_count(), "kernel": platform.release()},
     "java": {"version": java_version, "opts": java_opts} if java_version else None,

@@ -3,20 +3,37 @@
 
     scripts/bench_e2e_table.py RESULTS.json [--markdown]
 
-Prints, per configuration, the medians over repetitions (docs/s, GB/hour of
-input, seconds, peak RSS from /usr/bin/time, index size, segments; with perf
-counters also IPC and misses per document) and the spread of docs/s
-(min..max), documents per CPU-second of the process (user+sys; less
-sensitive to other load than docs/s, but for Lucene it includes JIT and GC
-threads) and "others": how many CPUs the rest of the machine kept busy during
-the run (noise; 0 on a quiet machine). Then ratios of medians: invert vs Lucene (each layout, each thread
-count), 2 threads vs 1 (each engine/layout) and separate vs shared (each thread
-count). A docs/s ratio above 1.00 means the first is faster; an RSS or index
-ratio above 1.00 means the first is larger.
+Prints, per configuration (ENGINE[-LAYOUT]-tTHREADS[-MERGES]), the medians
+over repetitions of: docs/s to the committed index (and its min..max),
+seconds, force-merge seconds, merges done, merge MB/s (bytes the merges
+wrote / seconds inside merges), write amplification (bytes written / final
+index bytes, as the engine counts them, and "WA fs" from the kernel's count
+of the process's file writes), final segments and index MB, peak RSS from
+/usr/bin/time, user and system CPU seconds, and "others": how many CPUs the
+rest of the machine kept busy during the run (noise; 0 on a quiet machine).
+With perf counters also IPC and misses per document.
+
+Then where the time went (indexing to the commit, the commit, the forced
+merge, close; seconds inside merges and their CPU; flushing), and ratios of
+medians: invert / Lucene for every figure (each merge mode, thread count and
+layout), N threads / the fewest (each engine and layout) and separate /
+shared. A docs/s ratio above 1.00 means invert is faster; a seconds, RSS,
+WA or index ratio above 1.00 means invert's is larger.
+
+Last, the targets of issue 12, each "met" or "NOT met" (or "not measured"):
+merges on, invert >= 3x Lucene's docs/s at 1 thread; ForceMerge(1) >= 2x
+faster than Lucene's; merges off, invert at 2 threads >= 1.8x its 1 thread.
 """
 import json
+import re
 import statistics
 import sys
+
+CONFIG = re.compile(r"^(invert|lucene)(?:-(shared|separate))?-t(\d+)(?:-(on|off))?$")
+
+# Figures taken from the engine's own JSON line (kept whole under "result").
+RESULT_KEYS = ("commit_seconds", "close_seconds", "flush_seconds", "merge_cpu_seconds",
+               "merges_indexing", "merges_force_merge", "gc_seconds")
 
 
 def median(values):
@@ -28,25 +45,35 @@ def fmt(v, spec):
     return "-" if v is None else format(v, spec)
 
 
-def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    markdown = "--markdown" in sys.argv[1:]
-    if len(args) != 1:
-        print(__doc__, file=sys.stderr)
-        sys.exit(2)
-    doc = json.load(open(args[0]))
-    runs = doc["runs"]
-    configs = doc["configs"]
+def parse_config(config):
+    m = CONFIG.match(config)
+    if not m:
+        return None
+    return {"engine": m.group(1), "layout": m.group(2), "threads": int(m.group(3)),
+            "merges": m.group(4)}
 
+
+def config_name(engine, layout, threads, merges):
+    name = engine + (f"-{layout}" if layout else "") + f"-t{threads}"
+    return name + (f"-{merges}" if merges else "")
+
+
+def summarize(runs, configs):
     summary = {}
     for config in configs:
         ok = [r for r in runs if r["config"] == config and not r.get("failed")]
         failed = sum(1 for r in runs if r["config"] == config and r.get("failed"))
         s = {"n": len(ok), "failed": failed}
         for key in ("docs", "docs_per_s", "gb_per_hour", "seconds", "wall_s", "user_s", "sys_s",
-                    "peak_rss_bytes", "index_bytes", "segments"):
+                    "peak_rss_bytes", "index_bytes", "segments", "segments_at_commit",
+                    "force_merge_seconds", "merges", "merge_seconds", "merge_bytes_written",
+                    "merge_mb_per_s", "bytes_written", "write_amplification", "fs_write_bytes",
+                    "fs_write_amplification", "docs_per_cpu_s"):
             s[key] = median([r.get(key) for r in ok])
-        s["docs_per_cpu_s"] = median([r.get("docs_per_cpu_s") for r in ok])
+        for key in RESULT_KEYS:
+            s[key] = median([r.get("result", {}).get(key) for r in ok])
+        s["cpu_s"] = median([r["user_s"] + r["sys_s"] for r in ok
+                             if r.get("user_s") is not None and r.get("sys_s") is not None])
         s["other_cpus"] = median([r["other_busy_s"] / r["wall_s"] for r in ok
                                   if r.get("other_busy_s") is not None and r.get("wall_s")])
         dps = [r["docs_per_s"] for r in ok if r.get("docs_per_s")]
@@ -60,34 +87,55 @@ def main():
             s["llc_per_doc"] = median([p.get("LLC-load-misses", 0) / docs for p in perf])
             s["dtlb_per_doc"] = median([p.get("dTLB-load-misses", 0) / docs for p in perf])
         summary[config] = s
+    return summary
+
+
+def mb(v, spec):
+    return fmt(v and v / 1e6, spec) if v is not None else "-"
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    markdown = "--markdown" in sys.argv[1:]
+    if len(args) != 1:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    doc = json.load(open(args[0]))
+    configs = [c for c in doc["configs"] if parse_config(c)]
+    summary = summarize(doc["runs"], configs)
 
     corpus = doc["corpus"]
+    fm = doc.get("force_merge")
     print(f"corpus: {corpus['path']} ({corpus['bytes'] / 1e6:.1f} MB); "
           f"{doc['repetitions']} repetitions, RAM buffer {doc['ram_mb']:g} MB"
           f"{', term vectors' if doc.get('term_vectors') else ''}"
-          f"{', max docs ' + str(doc['max_docs']) if doc.get('max_docs') else ''}; "
-          f"{doc['machine']['cpus']} CPUs ({doc['machine']['cpu']})")
+          f"{', max docs ' + str(doc['max_docs']) if doc.get('max_docs') else ''}"
+          f"{'' if fm is None else (', force merge to ' + str(fm) if fm else ', no force merge')}; "
+          f"{doc['machine']['cpus']} CPUs ({doc['machine']['cpu']}); {doc.get('date', '')}")
     if doc.get("java"):
         print(f"java: {doc['java']['version']}; {doc['java']['opts']}")
+    if doc.get("invert_merge_flags") is False:
+        print("invert-index had no --merge-policy/--force-merge: invert ran merges off only")
     has_perf = any("ipc" in s for s in summary.values())
 
-    cols = ["config", "docs", "docs/s", "min..max", "GB/h", "sec", "wall", "user+sys",
-            "docs/cpu-s", "others", "RSS MB", "index MB", "segs"]
+    # ---- medians ----
+    cols = ["config", "docs", "docs/s", "min..max", "sec", "FM s", "merges", "merge MB/s",
+            "WA", "WA fs", "segs", "index MB", "RSS MB", "user s", "sys s", "others"]
     if has_perf:
         cols += ["IPC", "instr/doc", "LLC/doc", "dTLB/doc"]
     rows = []
     for config in configs:
         s = summary[config]
-        cpu = (s["user_s"] + s["sys_s"]) if s["user_s"] is not None and s["sys_s"] is not None \
-            else None
         row = [config + (f" ({s['failed']} failed)" if s["failed"] else ""),
                fmt(s["docs"], ".0f"), fmt(s["docs_per_s"], ",.0f"),
                f"{fmt(s['dps_min'], ',.0f')}..{fmt(s['dps_max'], ',.0f')}",
-               fmt(s["gb_per_hour"], ".2f"), fmt(s["seconds"], ".2f"), fmt(s["wall_s"], ".2f"),
-               fmt(cpu, ".2f"), fmt(s["docs_per_cpu_s"], ",.0f"), fmt(s["other_cpus"], ".2f"),
-               fmt(s["peak_rss_bytes"] and s["peak_rss_bytes"] / 2**20, ",.0f"),
+               fmt(s["seconds"], ".2f"), fmt(s["force_merge_seconds"], ".2f"),
+               fmt(s["merges"], ".0f"), fmt(s["merge_mb_per_s"], ".1f"),
+               fmt(s["write_amplification"], ".2f"), fmt(s["fs_write_amplification"], ".2f"),
+               fmt(s["segments"], ".0f"),
                fmt(s["index_bytes"] and s["index_bytes"] / 2**20, ",.1f"),
-               fmt(s["segments"], ".0f")]
+               fmt(s["peak_rss_bytes"] and s["peak_rss_bytes"] / 2**20, ",.0f"),
+               fmt(s["user_s"], ".2f"), fmt(s["sys_s"], ".2f"), fmt(s["other_cpus"], ".2f")]
         if has_perf:
             row += [fmt(s.get("ipc"), ".2f"), fmt(s.get("instr_per_doc"), ",.0f"),
                     fmt(s.get("llc_per_doc"), ".1f"), fmt(s.get("dtlb_per_doc"), ".1f")]
@@ -99,37 +147,108 @@ def main():
               + ", ".join(f"{c} {summary[c]['docs']:.0f}" for c in configs
                           if summary[c]["docs"] is not None))
 
-    # Ratios of medians.
+    # ---- where the time went ----
+    trows = []
+    for config in configs:
+        s = summary[config]
+        if all(s.get(k) is None for k in ("force_merge_seconds", "merge_seconds",
+                                            "close_seconds", "flush_seconds")):
+            continue
+        trows.append([config, fmt(s["seconds"], ".2f"), fmt(s["commit_seconds"], ".2f"),
+                      fmt(s["segments_at_commit"], ".0f"), fmt(s["force_merge_seconds"], ".2f"),
+                      fmt(s["close_seconds"], ".2f"), fmt(s["merge_seconds"], ".2f"),
+                      fmt(s["merge_cpu_seconds"], ".2f"), fmt(s["flush_seconds"], ".2f"),
+                      mb(s["merge_bytes_written"], ",.0f"), mb(s["bytes_written"], ",.0f"),
+                      mb(s["fs_write_bytes"], ",.0f"), fmt(s["cpu_s"], ".2f")])
+    if trows:
+        print()
+        print_table(["config", "sec", "commit s", "segs@commit", "FM s", "close s", "merge s",
+                     "merge CPU s", "flush s", "merged MB", "written MB", "fs written MB",
+                     "user+sys"], trows, markdown)
+
+    # ---- ratios of medians ----
     def ratio(a, b, key):
         if a not in summary or b not in summary:
             return None
         x, y = summary[a].get(key), summary[b].get(key)
-        return x / y if x and y else None
+        return x / y if x is not None and y else None
 
-    threads = sorted({int(c.rsplit("-t", 1)[1]) for c in configs})
+    parsed = {c: parse_config(c) for c in configs}
+    modes = sorted({p["merges"] for p in parsed.values()}, key=lambda m: (m is None, m != "on"))
+    threads = sorted({p["threads"] for p in parsed.values()})
+    rkeys = [("docs/s", "docs_per_s"), ("FM s", "force_merge_seconds"),
+             ("merge MB/s", "merge_mb_per_s"), ("WA", "write_amplification"),
+             ("WA fs", "fs_write_amplification"), ("segs", "segments"), ("index", "index_bytes"),
+             ("RSS", "peak_rss_bytes"), ("user", "user_s"), ("sys", "sys_s")]
     pairs = []
-    for t in threads:
-        for layout in ("shared", "separate"):
-            pairs.append((f"invert-{layout}-t{t}", f"lucene-t{t}"))
-    for t in threads:
-        pairs.append((f"invert-separate-t{t}", f"invert-shared-t{t}"))
-    if len(threads) > 1:
-        lo = threads[0]
-        for t in threads[1:]:
-            for name in ("invert-shared", "invert-separate", "lucene"):
-                pairs.append((f"{name}-t{t}", f"{name}-t{lo}"))
+    for m in modes:
+        for t in threads:
+            for layout in ("shared", "separate"):
+                pairs.append((config_name("invert", layout, t, m), config_name("lucene", None, t, m)))
+        for t in threads:
+            pairs.append((config_name("invert", "separate", t, m),
+                          config_name("invert", "shared", t, m)))
+        if len(threads) > 1:
+            lo = threads[0]
+            for t in threads[1:]:
+                for engine, layout in (("invert", "shared"), ("invert", "separate"),
+                                       ("lucene", None)):
+                    pairs.append((config_name(engine, layout, t, m),
+                                  config_name(engine, layout, lo, m)))
     rrows = []
     for a, b in pairs:
-        r = ratio(a, b, "docs_per_s")
-        if r is None:
+        if ratio(a, b, "docs_per_s") is None:
             continue
-        rrows.append([f"{a} / {b}", f"{r:.3f}", f"{(r - 1) * 100:+.1f}%",
-                      fmt(ratio(a, b, "docs_per_cpu_s"), ".3f"),
-                      fmt(ratio(a, b, "peak_rss_bytes"), ".2f"),
-                      fmt(ratio(a, b, "index_bytes"), ".2f")])
+        rrows.append([f"{a} / {b}"] + [fmt(ratio(a, b, key), ".2f") for _, key in rkeys])
     if rrows:
         print()
-        print_table(["ratio (medians)", "docs/s", "change", "docs/cpu-s", "RSS", "index"], rrows, markdown)
+        print_table(["ratio (medians)"] + [name for name, _ in rkeys], rrows, markdown)
+
+    # ---- targets (issue 12) ----
+    print()
+    targets = check_targets(summary, parsed, threads, doc.get("force_merge"))
+    print_table(["target (issue 12)", "measured", "status"], targets, markdown)
+
+
+def check_targets(summary, parsed, threads, force_merge):
+    def get(name, key):
+        return summary.get(name, {}).get(key)
+
+    def verdict(value, goal):
+        return "not measured" if value is None else ("met" if value >= goal else "NOT met")
+
+    rows = []
+    for layout in ("shared", "separate"):
+        a, b = get(f"invert-{layout}-t1-on", "docs_per_s"), get("lucene-t1-on", "docs_per_s")
+        r = a / b if a and b else None
+        rows.append([f"merges on, 1 thread, {layout}: invert docs/s >= 3x Lucene's",
+                     "-" if r is None else f"{r:.2f}x ({a:,.0f} vs {b:,.0f} docs/s)",
+                     verdict(r, 3.0)])
+    for m in ("off", "on"):
+        for t in threads:
+            for layout in ("shared", "separate"):
+                if force_merge != 1:
+                    continue
+                a = get(config_name("invert", layout, t, m), "force_merge_seconds")
+                b = get(config_name("lucene", None, t, m), "force_merge_seconds")
+                if a is None and b is None:
+                    continue
+                r = b / a if a and b else None
+                rows.append([f"ForceMerge(1), merges {m}, {t} thread(s), {layout}: >= 2x faster "
+                             "than Lucene's",
+                             "-" if r is None else f"{r:.2f}x ({a:.2f} s vs {b:.2f} s)",
+                             verdict(r, 2.0)])
+    if force_merge != 1:
+        rows.append(["ForceMerge(1) >= 2x faster than Lucene's", "run with --force-merge 1",
+                     "not measured"])
+    for layout in ("shared", "separate"):
+        one = get(f"invert-{layout}-t1-off", "docs_per_s")
+        two = get(f"invert-{layout}-t2-off", "docs_per_s")
+        r = two / one if one and two else None
+        rows.append([f"merges off, {layout}: invert 2 threads >= 1.8x 1 thread",
+                     "-" if r is None else f"{r:.2f}x ({two:,.0f} vs {one:,.0f} docs/s)",
+                     verdict(r, 1.8)])
+    return rows
 
 
 def print_table(cols, rows, markdown):
