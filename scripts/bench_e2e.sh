@@ -371,6 +371,15 @@ for config in configs:
             rec[k] = next((engine_json[n] for n in names if engine_json.get(n) is not None), None)
         rec["engine_peak_rss_bytes"] = engine_json.get("peak_rss_bytes")
         rec.update(parse_time(base + ".time"))
+        if rec["force_merge"] == 0:
+            rec["force_merge_seconds"] = None
+        if rec["bytes_written"] is None and engine_json.get("flushed_bytes") is not None:
+            # invert-index: flushed segment files + merged segment files
+            rec["bytes_written"] = engine_json["flushed_bytes"] + (rec["merge_bytes_written"] or 0)
+        # Start to a committed index of at most N segments, whatever order
+        # the engine commits and force-merges in.
+        if rec["seconds"] is not None:
+            rec["total_seconds"] = rec["seconds"] + (rec["force_merge_seconds"] or 0)
         if rec.get("merge_bytes_written") is not None and rec.get("merge_seconds"):
             rec["merge_mb_per_s"] = rec["merge_bytes_written"] / 1e6 / rec["merge_seconds"]
         if rec["write_amplification"] is None and rec["bytes_written"] and rec["index_bytes"]:

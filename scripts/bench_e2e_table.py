@@ -14,7 +14,9 @@ rest of the machine kept busy during the run (noise; 0 on a quiet machine).
 With perf counters also IPC and misses per document.
 
 Then where the time went (indexing to the commit, the commit, the forced
-merge, close; seconds inside merges and their CPU; flushing), and ratios of
+merge, "sec+FM": start to a committed index of at most N segments, which
+does not depend on whether an engine commits before or after its forced
+merge; close; seconds inside merges and their CPU; flushing), and ratios of
 medians: invert / Lucene for every figure (each merge mode, thread count and
 layout), N threads / the fewest (each engine and layout) and separate /
 shared. A docs/s ratio above 1.00 means invert is faster; a seconds, RSS,
@@ -68,7 +70,7 @@ def summarize(runs, configs):
                     "peak_rss_bytes", "index_bytes", "segments", "segments_at_commit",
                     "force_merge_seconds", "merges", "merge_seconds", "merge_bytes_written",
                     "merge_mb_per_s", "bytes_written", "write_amplification", "fs_write_bytes",
-                    "fs_write_amplification", "docs_per_cpu_s"):
+                    "fs_write_amplification", "docs_per_cpu_s", "total_seconds"):
             s[key] = median([r.get(key) for r in ok])
         for key in RESULT_KEYS:
             s[key] = median([r.get("result", {}).get(key) for r in ok])
@@ -156,13 +158,15 @@ def main():
             continue
         trows.append([config, fmt(s["seconds"], ".2f"), fmt(s["commit_seconds"], ".2f"),
                       fmt(s["segments_at_commit"], ".0f"), fmt(s["force_merge_seconds"], ".2f"),
+                      fmt(s["total_seconds"], ".2f"),
                       fmt(s["close_seconds"], ".2f"), fmt(s["merge_seconds"], ".2f"),
                       fmt(s["merge_cpu_seconds"], ".2f"), fmt(s["flush_seconds"], ".2f"),
                       mb(s["merge_bytes_written"], ",.0f"), mb(s["bytes_written"], ",.0f"),
                       mb(s["fs_write_bytes"], ",.0f"), fmt(s["cpu_s"], ".2f")])
     if trows:
         print()
-        print_table(["config", "sec", "commit s", "segs@commit", "FM s", "close s", "merge s",
+        print_table(["config", "sec", "commit s", "segs@commit", "FM s", "sec+FM", "close s",
+                     "merge s",
                      "merge CPU s", "flush s", "merged MB", "written MB", "fs written MB",
                      "user+sys"], trows, markdown)
 
@@ -177,6 +181,7 @@ def main():
     modes = sorted({p["merges"] for p in parsed.values()}, key=lambda m: (m is None, m != "on"))
     threads = sorted({p["threads"] for p in parsed.values()})
     rkeys = [("docs/s", "docs_per_s"), ("FM s", "force_merge_seconds"),
+             ("sec+FM", "total_seconds"),
              ("merge MB/s", "merge_mb_per_s"), ("WA", "write_amplification"),
              ("WA fs", "fs_write_amplification"), ("segs", "segments"), ("index", "index_bytes"),
              ("RSS", "peak_rss_bytes"), ("user", "user_s"), ("sys", "sys_s")]
