@@ -21,6 +21,12 @@
 // Document ids: index-wide ids run 0 .. max_doc() - 1 across the leaves in
 // order; leaf i holds leaves()[i]->doc_base() onward.
 //
+// Deleted documents (docs/reader.md): a commit may delete documents of its
+// segments. They keep their ids until a merge drops them; num_docs() and
+// IsDeleted() tell them apart, postings skip them, Document / Documents /
+// TermVectors refuse them (kNotFound), and the statistics (FieldStatistics,
+// TermStats) still count them, as Lucene's do.
+//
 // Errors: every failure is an absl::Status naming the file, segment, field
 // or document. A damaged index is reported (kDataLoss with the cause),
 // never repaired, and never makes a reader crash or read out of bounds.
@@ -83,7 +89,9 @@ class INVERT_EXPORT IndexReader {
   // A reader of the index's newest commit if it is not this reader's, with
   // this reader's options (except generation); null (and OK) when this
   // reader already has the newest. Segments both commits have are shared,
-  // not opened again. This reader stays valid and unchanged either way.
+  // not opened again (also when the newer commit deleted documents of
+  // them: the new reader sees its commit's deletions, this one its own).
+  // This reader stays valid and unchanged either way.
   virtual absl::StatusOr<std::unique_ptr<IndexReader>> OpenIfChanged() const = 0;
 
   // The commit this reader sees: its generation and the index's id (32 hex
@@ -91,10 +99,13 @@ class INVERT_EXPORT IndexReader {
   virtual uint64_t generation() const = 0;
   virtual const std::string& index_id() const = 0;
 
-  // Documents in the index, and those not deleted (the same until deletions
-  // exist).
+  // Documents in the index, deleted ones included, and those not deleted
+  // (the leaves' num_docs() summed).
   virtual uint64_t max_doc() const = 0;
   virtual uint64_t num_docs() const = 0;
+  // True iff index-wide doc `doc` is deleted. REQUIRES: doc < max_doc() (a
+  // larger doc is not deleted: false).
+  virtual bool IsDeleted(uint64_t doc) const = 0;
 
   // The segments, in order. The pointers live as long as this reader.
   virtual const std::vector<const LeafReader*>& leaves() const = 0;
@@ -107,22 +118,26 @@ class INVERT_EXPORT IndexReader {
   virtual const std::vector<FieldSchema>& fields() const = 0;
 
   // A field's statistics summed over the leaves (term_count stays 0: the
-  // distinct terms of several segments are not a sum). kNotFound for a
-  // field not in the schema, kInvalidArgument for one that is not indexed.
+  // distinct terms of several segments are not a sum), deleted documents
+  // counted. kNotFound for a field not in the schema, kInvalidArgument for
+  // one that is not indexed.
   virtual absl::StatusOr<TermsStatistics> FieldStatistics(std::string_view field) const = 0;
-  // A term's statistics summed over the leaves (zero when absent).
+  // A term's statistics summed over the leaves (zero when absent), deleted
+  // documents counted.
   virtual absl::StatusOr<TermStatistics> TermStats(std::string_view field,
                                                    std::string_view term) const = 0;
 
   // The stored values of index-wide doc `doc`; kOutOfRange for doc >=
-  // max_doc().
+  // max_doc(), kNotFound (naming the doc, saying it is deleted) for a
+  // deleted one.
   virtual absl::StatusOr<StoredDocument> Document(uint64_t doc) const = 0;
   // The same for K documents (any order, repeats allowed), each segment's
   // blocks prefetched together before any is decoded. Result i is docs[i];
-  // kOutOfRange (nothing read) if any doc >= max_doc().
+  // kOutOfRange if any doc >= max_doc(), kNotFound if any is deleted: the
+  // whole call fails and nothing is returned.
   virtual absl::StatusOr<std::vector<StoredDocument>> Documents(
       std::span<const uint64_t> docs) const = 0;
-  // The term vectors of index-wide doc `doc`.
+  // The term vectors of index-wide doc `doc`; errors as Document.
   virtual absl::StatusOr<std::vector<TermVector>> TermVectors(uint64_t doc) const = 0;
 
   // What Open() passed over with options.recover: "segments_N: cause" per

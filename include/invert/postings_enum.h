@@ -14,7 +14,9 @@
 //   if (!postings->status().ok()) { /* the segment is damaged */ }
 //
 // Document ids are the segment's (0 .. max_doc - 1); add the leaf's
-// doc_base() for the index-wide id.
+// doc_base() for the index-wide id. Deleted documents are never returned:
+// NextDoc and Advance step over them (LeafReader::IsDeleted is false for
+// every doc a PostingsEnum lands on).
 //
 // Errors: a damaged segment never crashes a reader or makes it read out of
 // bounds: NextDoc/Advance return kNoMoreDocs, NextPosition false, and
@@ -50,10 +52,10 @@ class INVERT_EXPORT PostingsEnum {
 
   virtual ~PostingsEnum();
 
-  // Moves to the next document and returns it; kNoMoreDocs at the end (or
+  // Moves to the next live document and returns it; kNoMoreDocs at the end (or
   // on error: see status()).
   virtual uint32_t NextDoc() = 0;
-  // Moves to the first document >= target and returns it (kNoMoreDocs if
+  // Moves to the first live document >= target and returns it (kNoMoreDocs if
   // none). Never moves backwards: if the current document is already >=
   // target, stays on it. Skips whole 128-document blocks by their headers
   // without decoding them.
@@ -64,8 +66,9 @@ class INVERT_EXPORT PostingsEnum {
   // Occurrences of the term in the current document; 1 when the field does
   // not index frequencies.
   virtual uint32_t freq() const = 0;
-  // The term's document frequency in this segment: an upper bound of the
-  // documents left, for planning intersections.
+  // The term's document frequency in this segment (deleted documents
+  // counted): an upper bound of the documents left, for planning
+  // intersections.
   virtual uint64_t cost() const = 0;
 
   // Reads the current document's next position (at most freq() per

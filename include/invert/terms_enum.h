@@ -35,7 +35,9 @@ namespace invert {
 
 // Statistics of one field's terms in one segment (LeafReader::
 // TermsStatistics), or summed over the segments (IndexReader::
-// FieldStatistics, where term_count is not defined and stays 0).
+// FieldStatistics, where term_count is not defined and stays 0). Every
+// statistic here and in TermStatistics counts deleted documents too, until a
+// merge drops them (docs/reader.md).
 struct TermsStatistics {
   uint64_t term_count = 0;           // distinct terms (per segment)
   uint64_t sum_doc_freq = 0;         // sum of every term's doc_freq
@@ -72,7 +74,8 @@ class INVERT_EXPORT TermsEnum {
   // The current term's bytes; valid until the cursor moves. REQUIRES:
   // positioned.
   virtual std::string_view term() const = 0;
-  // Its statistics in this segment. REQUIRES: positioned.
+  // Its statistics in this segment, deleted documents counted (a term whose
+  // documents are all deleted is still enumerated). REQUIRES: positioned.
   virtual uint32_t doc_freq() const = 0;
   virtual uint64_t total_term_freq() const = 0;
 

@@ -43,8 +43,35 @@ absl::StatusOr<std::unique_ptr<SegmentReader>> OpenCommitSegment(Directory* dir,
   return segment;
 }
 
+absl::StatusOr<std::shared_ptr<const LiveDocs>> OpenCommitLiveDocs(Directory* dir,
+                                                                   const CommitSegment& s) {
+  if (s.del_gen == 0) return nullptr;
+  const std::string name = LiveDocsFileName(s.name, s.del_gen);
+  absl::StatusOr<IndexInput> in = OpenInput(dir, name);
+  absl::StatusOr<uint64_t> checksum = in.ok() ? ReadFooterChecksum(*in) : in.status();
+  if (!checksum.ok()) {
+    return absl::Status(
+        checksum.status().code(),
+        absl::StrCat("segment ", s.name, "'s live docs ", name, ": ", checksum.status().message()));
+  }
+  if (*checksum != s.liv_checksum) {
+    return absl::DataLossError(absl::StrCat("segment ", s.name, ": its live docs ", name,
+                                            " are not the ones the commit recorded (checksum 0x",
+                                            absl::Hex(*checksum), ", the commit says 0x",
+                                            absl::Hex(s.liv_checksum), ")"));
+  }
+  absl::StatusOr<LiveDocs> live =
+      ReadLiveDocs(dir, s.name, s.id, s.del_gen, s.doc_count, s.del_count);
+  if (!live.ok()) {
+    return absl::Status(live.status().code(),
+                        absl::StrCat("segment ", s.name, ": ", live.status().message()));
+  }
+  return std::make_shared<const LiveDocs>(std::move(*live));
+}
+
 absl::StatusOr<OpenedCommit> OpenCommitAndSegments(Directory* dir, uint64_t generation,
-                                                   bool recover, const SegmentReuse& reuse) {
+                                                   bool recover, const SegmentReuse& reuse,
+                                                   bool live_docs) {
   constexpr int kMaxAttempts = 100;
   absl::Status error;
   for (int attempt = 0; attempt < kMaxAttempts; ++attempt) {
@@ -61,14 +88,24 @@ absl::StatusOr<OpenedCommit> OpenCommitAndSegments(Directory* dir, uint64_t gene
     }
     error = absl::OkStatus();
     for (const CommitSegment& s : opened.found.commit.segments) {
-      std::shared_ptr<SegmentReader> segment = reuse ? reuse(s) : nullptr;
-      if (segment == nullptr) {
+      OpenedSegment segment = reuse ? reuse(s) : OpenedSegment{};
+      if (segment.reader == nullptr) {
         absl::StatusOr<std::unique_ptr<SegmentReader>> fresh = OpenCommitSegment(dir, s);
         if (!fresh.ok()) {
           error = fresh.status();
           break;
         }
-        segment = std::move(*fresh);
+        segment.reader = std::move(*fresh);
+      }
+      if (!live_docs || s.del_gen == 0) {
+        segment.live_docs = nullptr;
+      } else if (segment.live_docs == nullptr) {
+        absl::StatusOr<std::shared_ptr<const LiveDocs>> live = OpenCommitLiveDocs(dir, s);
+        if (!live.ok()) {
+          error = live.status();
+          break;
+        }
+        segment.live_docs = std::move(*live);
       }
       opened.segments.push_back(std::move(segment));
     }
@@ -92,7 +129,7 @@ absl::StatusOr<OpenedCommit> OpenCommitAndSegments(Directory* dir, uint64_t gene
 absl::StatusOr<std::unique_ptr<CommitReader>> CommitReader::Open(
     Directory* dir, const CommitReaderOptions& options) {
   absl::StatusOr<OpenedCommit> opened =
-      OpenCommitAndSegments(dir, /*generation=*/0, options.recover, nullptr);
+      OpenCommitAndSegments(dir, /*generation=*/0, options.recover, nullptr, options.live_docs);
   if (!opened.ok()) return opened.status();
   std::unique_ptr<CommitReader> r(new CommitReader());
   r->dir_ = dir;
@@ -101,7 +138,10 @@ absl::StatusOr<std::unique_ptr<CommitReader>> CommitReader::Open(
     r->skipped_.push_back(absl::StrCat(s.file, ": ", s.cause.message()));
   }
   r->foreign_ = std::move(opened->found.foreign);
-  r->segments_ = std::move(opened->segments);
+  for (OpenedSegment& s : opened->segments) {
+    r->segments_.push_back(std::move(s.reader));
+    r->live_docs_.push_back(std::move(s.live_docs));
+  }
   for (const CommitSegment& s : r->commit_.segments) {
     r->bases_.push_back(r->doc_count_);
     r->doc_count_ += s.doc_count;

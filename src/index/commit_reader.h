@@ -5,6 +5,13 @@
 // IndexTermLookup, K term lookups across segments, both prefetching
 // (docs/prefetch.md).
 //
+// Deletions: each segment's live docs (codec/live_docs_format.h) are read
+// and verified at open, kept apart from the SegmentReader (a segment's files
+// never change, its live docs change with every commit that deletes from
+// it), and exposed as live_docs(i). Nothing else here skips deleted
+// documents: SegmentReader, FetchDocuments and IndexTermLookup read every
+// document; the public IndexReader is what hides them.
+//
 // Thread safety: immutable after Open() (and SetPrefetchPolicy()); may be
 // shared by threads.
 #ifndef INVERT_INDEX_COMMIT_READER_H_
@@ -21,6 +28,7 @@
 
 #include "absl/status/statusor.h"
 #include "codec/commit_format.h"
+#include "codec/live_docs_format.h"
 #include "codec/segment_reader.h"
 #include "codec/term_lookup.h"
 #include "invert/directory.h"
@@ -32,6 +40,10 @@ struct CommitReaderOptions {
   // true opens the newest older one that reads (skipped_commits() lists
   // the others).
   bool recover = false;
+  // Read and verify every segment's live docs (a damaged one fails Open).
+  // False leaves live_docs(i) null for a caller that reads and reports them
+  // itself (the checker).
+  bool live_docs = true;
 };
 
 class CommitReader {
@@ -53,7 +65,11 @@ class CommitReader {
   const std::vector<std::string>& foreign_commit_files() const { return foreign_; }
   size_t segment_count() const { return segments_.size(); }
   const SegmentReader& segment(size_t i) const { return *segments_[i]; }
+  // Segment i's live docs; null when it has no deletions (or
+  // options.live_docs was false).
+  const LiveDocs* live_docs(size_t i) const { return live_docs_[i].get(); }
   uint64_t doc_base(size_t i) const { return bases_[i]; }
+  // Documents of every segment, deleted ones included.
   uint64_t doc_count() const { return doc_count_; }
   Directory* directory() const { return dir_; }
 
@@ -82,7 +98,8 @@ class CommitReader {
     std::vector<TermVectorFieldData> term_vectors;
     bool operator==(const FetchedDocument&) const = default;
   };
-  // Result i is global doc docs[i] (any order, repeats allowed). The docs
+  // Result i is global doc docs[i] (any order, repeats allowed; deleted
+  // docs are read like the others). The docs
   // are grouped by segment and each segment's are read with one
   // StoredDocuments() / TermVectorDocuments() call, which prefetches all the
   // blocks it will decode before decoding the first (when there are two or
@@ -102,33 +119,53 @@ class CommitReader {
   std::vector<std::string> skipped_;
   std::vector<std::string> foreign_;
   std::vector<std::shared_ptr<SegmentReader>> segments_;
+  std::vector<std::shared_ptr<const LiveDocs>> live_docs_;  // one per segment
   std::vector<uint64_t> bases_;
   uint64_t doc_count_ = 0;
 };
 
 // Opens segment `s` of a commit and checks that it is the one the commit
 // recorded (its document count and the checksum of its .si). Errors name the
-// segment.
+// segment. (Its live docs: OpenCommitLiveDocs.)
 absl::StatusOr<std::unique_ptr<SegmentReader>> OpenCommitSegment(Directory* dir,
                                                                  const CommitSegment& s);
 
+// Reads segment `s`'s live docs as of the commit: null when s.del_gen is 0;
+// else its .liv, checked against the commit (the footer checksum equals
+// s.liv_checksum, then ReadLiveDocs's checks). Errors name the segment and
+// the file: kNotFound when it is missing, kDataLoss when it is not the one
+// the commit recorded or is damaged.
+absl::StatusOr<std::shared_ptr<const LiveDocs>> OpenCommitLiveDocs(Directory* dir,
+                                                                   const CommitSegment& s);
+
+// One segment of an opened commit: its reader, shared by every commit that
+// has the segment, and its live docs as of this commit (null: none
+// deleted), which differ from commit to commit.
+struct OpenedSegment {
+  std::shared_ptr<SegmentReader> reader;
+  std::shared_ptr<const LiveDocs> live_docs;
+};
+
 // A commit point and its segments, opened.
 struct OpenedCommit {
-  NewestCommit found;  // skipped/foreign stay empty for a given generation
-  std::vector<std::shared_ptr<SegmentReader>> segments;  // one per commit segment
+  NewestCommit found;                   // skipped/foreign stay empty for a given generation
+  std::vector<OpenedSegment> segments;  // one per commit segment
 };
-// Returns an already open reader of segment `s` (same name and id), or null
-// to have it opened.
-using SegmentReuse = std::function<std::shared_ptr<SegmentReader>(const CommitSegment& s)>;
+// For segment `s` of the commit being opened: an already open reader of it
+// (same name and id) or null to have it opened, and, if the caller has them,
+// its live docs of generation s.del_gen (null to have them read).
+using SegmentReuse = std::function<OpenedSegment(const CommitSegment& s)>;
 
 // Reads commit point `generation` (0: the newest, falling back past
 // unreadable ones with `recover`) and opens every segment it lists (those
-// `reuse` does not return). When a file of the newest commit disappears
-// while being opened, a concurrent writer replaced the commit: the newer one
-// is opened instead (up to 100 times). A given generation whose files are
-// gone is kNotFound.
+// `reuse` does not return) and, with `live_docs`, reads the live docs of
+// each that has deletions (unless `reuse` gave them). When a file of the
+// newest commit disappears while being opened, a concurrent writer replaced
+// the commit: the newer one is opened instead (up to 100 times). A given
+// generation whose files are gone is kNotFound.
 absl::StatusOr<OpenedCommit> OpenCommitAndSegments(Directory* dir, uint64_t generation,
-                                                   bool recover, const SegmentReuse& reuse);
+                                                   bool recover, const SegmentReuse& reuse,
+                                                   bool live_docs = true);
 
 // K term lookups over every segment of a CommitReader, with the I/O of all
 // segments overlapped: first every segment's dictionary blocks are

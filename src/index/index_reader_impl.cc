@@ -1,5 +1,6 @@
 // IndexReader::Open and the implementation of the public IndexReader: one
-// commit's segments as leaves, sharing opened segments with the reader it
+// commit's segments as leaves, each with that commit's live docs, sharing
+// opened segments (and live docs of the same generation) with the reader it
 // was reopened from (OpenIfChanged).
 #include <algorithm>
 #include <map>
@@ -33,7 +34,8 @@ class IndexReaderImpl final : public IndexReader {
   uint64_t generation() const override { return generation_; }
   const std::string& index_id() const override { return index_id_; }
   uint64_t max_doc() const override { return max_doc_; }
-  uint64_t num_docs() const override { return max_doc_; }
+  uint64_t num_docs() const override { return num_docs_; }
+  bool IsDeleted(uint64_t doc) const override;
   const std::vector<const LeafReader*>& leaves() const override { return leaf_views_; }
   size_t LeafIndexOf(uint64_t doc) const override;
   const std::vector<FieldSchema>& fields() const override { return schema_->fields(); }
@@ -57,9 +59,11 @@ class IndexReaderImpl final : public IndexReader {
   std::string index_id_;
   std::shared_ptr<const ReaderSchema> schema_;
   std::vector<std::unique_ptr<LeafReaderImpl>> leaves_;
+  std::vector<CommitSegment> entries_;         // the commit's entry of each leaf
   std::vector<const LeafReader*> leaf_views_;  // leaves_, as the interface returns them
   std::vector<uint64_t> bases_;                // leaves_[i]->doc_base()
   uint64_t max_doc_ = 0;
+  uint64_t num_docs_ = 0;
   std::vector<std::string> warnings_;
 };
 
@@ -68,16 +72,28 @@ absl::StatusOr<std::unique_ptr<IndexReaderImpl>> IndexReaderImpl::Open(
     const IndexReaderImpl* previous) {
   // Segments are shared only when name and id match: the id is random per
   // segment, so a segment of another index (or a rewritten one) never is.
-  std::map<std::string, std::shared_ptr<SegmentReader>> open;
+  // Their live docs are shared only when the generation and the .liv's
+  // checksum match too; otherwise the new commit's are read.
+  struct Previous {
+    const CommitSegment* entry;
+    const LeafReaderImpl* leaf;
+  };
+  std::map<std::string, Previous> open;
   if (previous != nullptr) {
-    for (const std::unique_ptr<LeafReaderImpl>& leaf : previous->leaves_) {
-      open.emplace(leaf->name(), leaf->segment());
+    for (size_t i = 0; i < previous->leaves_.size(); ++i) {
+      open.emplace(previous->leaves_[i]->name(),
+                   Previous{&previous->entries_[i], previous->leaves_[i].get()});
     }
   }
-  SegmentReuse reuse = [&open](const CommitSegment& s) -> std::shared_ptr<SegmentReader> {
+  SegmentReuse reuse = [&open](const CommitSegment& s) -> OpenedSegment {
     auto it = open.find(s.name);
-    if (it == open.end() || it->second->info().id != s.id) return nullptr;
-    return it->second;
+    if (it == open.end() || it->second.leaf->segment()->info().id != s.id) return {};
+    OpenedSegment reused{it->second.leaf->segment(), nullptr};
+    const CommitSegment& before = *it->second.entry;
+    if (s.del_gen == before.del_gen && s.liv_checksum == before.liv_checksum) {
+      reused.live_docs = it->second.leaf->live_docs();
+    }
+    return reused;
   };
   absl::StatusOr<OpenedCommit> opened =
       OpenCommitAndSegments(dir, options.generation, options.recover, reuse);
@@ -98,9 +114,9 @@ absl::StatusOr<std::unique_ptr<IndexReaderImpl>> IndexReaderImpl::Open(
     r->warnings_.push_back(absl::StrCat(f, ": named like a commit point but is not one"));
   }
   for (size_t i = 0; i < opened->segments.size(); ++i) {
-    std::shared_ptr<SegmentReader>& segment = opened->segments[i];
+    std::shared_ptr<SegmentReader>& segment = opened->segments[i].reader;
     auto shared = open.find(segment->info().name);
-    const bool fresh = shared == open.end() || shared->second != segment;
+    const bool fresh = shared == open.end() || shared->second.leaf->segment() != segment;
     if (fresh) {
       // Not yet shared with any other thread: the policy may be set.
       segment->SetPrefetchPolicy(options.prefetch);
@@ -109,9 +125,12 @@ absl::StatusOr<std::unique_ptr<IndexReaderImpl>> IndexReaderImpl::Open(
       }
     }
     r->bases_.push_back(r->max_doc_);
-    r->leaves_.push_back(std::make_unique<LeafReaderImpl>(segment, r->schema_, r->max_doc_));
+    r->leaves_.push_back(std::make_unique<LeafReaderImpl>(
+        segment, std::move(opened->segments[i].live_docs), r->schema_, r->max_doc_));
+    r->entries_.push_back(commit.segments[i]);
     r->leaf_views_.push_back(r->leaves_.back().get());
     r->max_doc_ += segment->doc_count();
+    r->num_docs_ += r->leaves_.back()->num_docs();
   }
   return r;
 }
@@ -133,6 +152,12 @@ size_t IndexReaderImpl::LeafIndexOf(uint64_t doc) const {
   // the next one, so it is never the last such.
   const auto after = std::upper_bound(bases_.begin(), bases_.end(), doc);
   return static_cast<size_t>(after - bases_.begin()) - 1;
+}
+
+bool IndexReaderImpl::IsDeleted(uint64_t doc) const {
+  if (doc >= max_doc_) return false;
+  const size_t leaf = LeafIndexOf(doc);
+  return leaves_[leaf]->IsDeleted(static_cast<uint32_t>(doc - bases_[leaf]));
 }
 
 absl::Status IndexReaderImpl::CheckDoc(uint64_t doc) const {
@@ -177,6 +202,14 @@ absl::StatusOr<std::vector<StoredDocument>> IndexReaderImpl::Documents(
     std::span<const uint64_t> docs) const {
   for (uint64_t doc : docs) {
     if (absl::Status s = CheckDoc(doc); !s.ok()) return s;
+  }
+  // Every deleted doc is refused before anything is read.
+  for (uint64_t doc : docs) {
+    if (IsDeleted(doc)) {
+      const LeafReader& leaf = *leaves_[LeafIndexOf(doc)];
+      return absl::NotFoundError(absl::StrCat("doc ", doc, " (doc ", doc - leaf.doc_base(),
+                                              " of segment ", leaf.name(), ") is deleted"));
+    }
   }
   std::vector<StoredDocument> result(docs.size());
   // Positions in docs, sorted by doc: each leaf's are then one run.

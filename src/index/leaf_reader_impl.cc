@@ -46,8 +46,12 @@ absl::Status ReaderSchema::Check(std::string_view name, bool need_indexed) const
 // ---- LeafReaderImpl
 
 LeafReaderImpl::LeafReaderImpl(std::shared_ptr<SegmentReader> segment,
+                               std::shared_ptr<const LiveDocs> live,
                                std::shared_ptr<const ReaderSchema> schema, uint64_t doc_base)
-    : segment_(std::move(segment)), schema_(std::move(schema)), doc_base_(doc_base) {
+    : segment_(std::move(segment)),
+      live_(std::move(live)),
+      schema_(std::move(schema)),
+      doc_base_(doc_base) {
   for (const FieldInfo& f : segment_->fields()) fields_.push_back(FieldSchema{f.name, f.type});
 }
 
@@ -60,6 +64,13 @@ absl::Status LeafReaderImpl::CheckDoc(uint32_t doc) const {
   if (doc < max_doc()) return absl::OkStatus();
   return absl::OutOfRangeError(absl::StrCat("doc ", doc, " out of range: segment ", Sv(name()),
                                             " holds ", max_doc(), " documents"));
+}
+
+absl::Status LeafReaderImpl::CheckLiveDoc(uint32_t doc) const {
+  if (absl::Status s = CheckDoc(doc); !s.ok()) return s;
+  if (!IsDeleted(doc)) return absl::OkStatus();
+  return absl::NotFoundError(absl::StrCat("doc ", doc, " of segment ", Sv(name()), " (index doc ",
+                                          doc_base_ + doc, ") is deleted"));
 }
 
 absl::StatusOr<TermsStatistics> LeafReaderImpl::TermsStats(std::string_view field) const {
@@ -80,7 +91,7 @@ absl::StatusOr<std::unique_ptr<TermsEnum>> LeafReaderImpl::Terms(std::string_vie
   absl::StatusOr<const FieldInfo*> info = IndexedField(field);
   if (!info.ok()) return info.status();
   const TermDictReader* dict = *info == nullptr ? nullptr : segment_->Terms((*info)->number);
-  return std::unique_ptr<TermsEnum>(new TermsEnumImpl(segment_, *info, dict));
+  return std::unique_ptr<TermsEnum>(new TermsEnumImpl(segment_, *info, dict, live_));
 }
 
 absl::StatusOr<TermStatistics> LeafReaderImpl::TermStats(std::string_view field,
@@ -106,7 +117,7 @@ absl::StatusOr<std::unique_ptr<PostingsEnum>> LeafReaderImpl::Postings(std::stri
     if (absl::Status s = CheckPostingsFlags(schema_field, flags); !s.ok()) return s;
     return std::unique_ptr<PostingsEnum>();
   }
-  TermsEnumImpl terms(segment_, *info, segment_->Terms((*info)->number));
+  TermsEnumImpl terms(segment_, *info, segment_->Terms((*info)->number), live_);
   absl::StatusOr<bool> found = terms.SeekExact(term);
   if (!found.ok()) return found.status();
   if (!*found) {
@@ -148,7 +159,7 @@ absl::StatusOr<StoredDocument> LeafReaderImpl::ToStoredDocument(
 }
 
 absl::StatusOr<StoredDocument> LeafReaderImpl::Document(uint32_t doc) const {
-  if (absl::Status s = CheckDoc(doc); !s.ok()) return s;
+  if (absl::Status s = CheckLiveDoc(doc); !s.ok()) return s;
   absl::StatusOr<std::vector<StoredField>> fields = segment_->stored_fields().Document(doc);
   if (!fields.ok()) return fields.status();
   return ToStoredDocument(std::move(*fields));
@@ -157,7 +168,7 @@ absl::StatusOr<StoredDocument> LeafReaderImpl::Document(uint32_t doc) const {
 absl::StatusOr<std::vector<StoredDocument>> LeafReaderImpl::Documents(
     std::span<const uint32_t> docs) const {
   for (uint32_t doc : docs) {
-    if (absl::Status s = CheckDoc(doc); !s.ok()) return s;
+    if (absl::Status s = CheckLiveDoc(doc); !s.ok()) return s;
   }
   absl::StatusOr<std::vector<std::vector<StoredField>>> fields = segment_->StoredDocuments(docs);
   if (!fields.ok()) return fields.status();
@@ -172,7 +183,7 @@ absl::StatusOr<std::vector<StoredDocument>> LeafReaderImpl::Documents(
 }
 
 absl::StatusOr<std::vector<TermVector>> LeafReaderImpl::TermVectors(uint32_t doc) const {
-  if (absl::Status s = CheckDoc(doc); !s.ok()) return s;
+  if (absl::Status s = CheckLiveDoc(doc); !s.ok()) return s;
   absl::StatusOr<std::vector<TermVectorFieldData>> data = segment_->term_vectors().Get(doc);
   if (!data.ok()) return data.status();
   std::vector<TermVector> vectors;

@@ -1,6 +1,7 @@
-// LeafReaderImpl: the public LeafReader over one opened segment, and
-// ReaderSchema, the index's schema its leaves resolve field names against
-// (see the top of include/invert/leaf_reader.h for the rules).
+// LeafReaderImpl: the public LeafReader over one opened segment and its live
+// docs as of one commit, and ReaderSchema, the index's schema its leaves
+// resolve field names against (see the top of include/invert/leaf_reader.h
+// for the rules, deleted documents included).
 #ifndef INVERT_INDEX_LEAF_READER_IMPL_H_
 #define INVERT_INDEX_LEAF_READER_IMPL_H_
 
@@ -14,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "codec/field_info.h"
+#include "codec/live_docs_format.h"
 #include "codec/segment_reader.h"
 #include "invert/leaf_reader.h"
 
@@ -38,17 +40,26 @@ class ReaderSchema {
 
 class LeafReaderImpl final : public LeafReader {
  public:
-  LeafReaderImpl(std::shared_ptr<SegmentReader> segment, std::shared_ptr<const ReaderSchema> schema,
-                 uint64_t doc_base);
+  // `live` (null: no deletions) covers the segment's documents.
+  LeafReaderImpl(std::shared_ptr<SegmentReader> segment, std::shared_ptr<const LiveDocs> live,
+                 std::shared_ptr<const ReaderSchema> schema, uint64_t doc_base);
 
   // The segment, shared with the leaves of other readers of the same index.
   const std::shared_ptr<SegmentReader>& segment() const { return segment_; }
+  // Its live docs in this reader's commit (null: none deleted).
+  const std::shared_ptr<const LiveDocs>& live_docs() const { return live_; }
 
   const std::string& name() const override { return segment_->info().name; }
   const std::string& created_by() const override { return segment_->info().created_by; }
   uint64_t doc_base() const override { return doc_base_; }
   uint32_t max_doc() const override { return segment_->doc_count(); }
-  uint32_t num_docs() const override { return segment_->doc_count(); }
+  uint32_t num_docs() const override {
+    return segment_->doc_count() - (live_ != nullptr ? live_->del_count() : 0);
+  }
+  bool has_deletions() const override { return live_ != nullptr && live_->del_count() > 0; }
+  bool IsDeleted(uint32_t doc) const override {
+    return live_ != nullptr && doc < live_->doc_count() && !live_->IsLive(doc);
+  }
   const std::vector<FieldSchema>& fields() const override { return fields_; }
 
   absl::StatusOr<TermsStatistics> TermsStats(std::string_view field) const override;
@@ -69,12 +80,16 @@ class LeafReaderImpl final : public LeafReader {
   // The segment's info of an inverted field `field` of the schema, or null
   // when this segment has no values of it; errors as ReaderSchema::Check.
   absl::StatusOr<const FieldInfo*> IndexedField(std::string_view field) const;
+  // OK iff doc < max_doc(); else kOutOfRange.
   absl::Status CheckDoc(uint32_t doc) const;
+  // CheckDoc, and kNotFound if the doc is deleted.
+  absl::Status CheckLiveDoc(uint32_t doc) const;
   // The segment's field numbered `number`'s name; kDataLoss if none.
   absl::StatusOr<std::string> FieldName(uint32_t number) const;
   absl::StatusOr<StoredDocument> ToStoredDocument(std::vector<StoredField> fields) const;
 
   std::shared_ptr<SegmentReader> segment_;
+  std::shared_ptr<const LiveDocs> live_;  // null: no deletions
   std::shared_ptr<const ReaderSchema> schema_;
   uint64_t doc_base_;
   std::vector<FieldSchema> fields_;

@@ -66,8 +66,10 @@ absl::Status CheckPostingsFlags(const FieldInfo& field, uint32_t flags) {
 // ---- PostingsEnumImpl
 
 PostingsEnumImpl::PostingsEnumImpl(std::shared_ptr<const SegmentReader> segment,
-                                   const FieldInfo& field, const TermStats& stats, uint32_t flags)
+                                   const FieldInfo& field, const TermStats& stats, uint32_t flags,
+                                   std::shared_ptr<const LiveDocs> live)
     : segment_(std::move(segment)),
+      live_(std::move(live)),
       cursor_(segment_->Postings(field.number, stats)),
       flags_(flags),
       doc_freq_(stats.doc_freq) {
@@ -80,6 +82,13 @@ PostingsEnumImpl::PostingsEnumImpl(std::shared_ptr<const SegmentReader> segment,
 }
 
 uint32_t PostingsEnumImpl::Landed(bool on_doc) {
+  if (live_ != nullptr) {
+    // A doc id past the live docs is corrupt postings: the cursor reports
+    // those itself, so only ids in range are looked up.
+    while (on_doc && cursor_.doc() < live_->doc_count() && !live_->IsLive(cursor_.doc())) {
+      on_doc = cursor_.NextDoc();
+    }
+  }
   doc_ = on_doc ? cursor_.doc() : kNoMoreDocs;
   positions_read_ = 0;
   on_position_ = false;
@@ -131,8 +140,8 @@ const absl::Status& PostingsEnumImpl::status() const {
 // ---- TermsEnumImpl
 
 TermsEnumImpl::TermsEnumImpl(std::shared_ptr<const SegmentReader> segment, const FieldInfo* field,
-                             const TermDictReader* dict)
-    : segment_(std::move(segment)), field_(field) {
+                             const TermDictReader* dict, std::shared_ptr<const LiveDocs> live)
+    : segment_(std::move(segment)), live_(std::move(live)), field_(field) {
   if (dict != nullptr) cursor_.emplace(dict->NewCursor());
 }
 
@@ -194,7 +203,7 @@ absl::StatusOr<std::unique_ptr<PostingsEnum>> TermsEnumImpl::Postings(uint32_t f
         "TermsEnum::Postings on an unpositioned enum: Next or seek to a term first");
   }
   return std::unique_ptr<PostingsEnum>(
-      new PostingsEnumImpl(segment_, *field_, cursor_->stats(), flags));
+      new PostingsEnumImpl(segment_, *field_, cursor_->stats(), flags, live_));
 }
 
 }  // namespace invert

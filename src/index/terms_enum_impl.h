@@ -1,6 +1,9 @@
 // The public TermsEnum and PostingsEnum (include/invert/) over one segment's
 // term dictionary cursor and postings cursor. Each holds a reference to its
-// SegmentReader, so the mapped files it reads stay alive as long as it does.
+// SegmentReader, so the mapped files it reads stay alive as long as it does,
+// and to the live docs of the commit it was made from (null: none deleted).
+// The postings skip deleted documents; the term statistics (doc_freq,
+// total_term_freq, cost) count them, as the dictionary does.
 #ifndef INVERT_INDEX_TERMS_ENUM_IMPL_H_
 #define INVERT_INDEX_TERMS_ENUM_IMPL_H_
 
@@ -11,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "codec/field_info.h"
+#include "codec/live_docs_format.h"
 #include "codec/postings_format.h"
 #include "codec/segment_reader.h"
 #include "codec/term_dict_reader.h"
@@ -28,9 +32,11 @@ absl::Status CheckPostingsFlags(const FieldInfo& field, uint32_t flags);
 class PostingsEnumImpl final : public PostingsEnum {
  public:
   // REQUIRES: CheckPostingsFlags(field, flags) is OK; `field` is the
-  // segment's and `stats` came from its dictionary.
+  // segment's and `stats` came from its dictionary; `live` (null: every
+  // document is live) covers the segment's documents.
   PostingsEnumImpl(std::shared_ptr<const SegmentReader> segment, const FieldInfo& field,
-                   const TermStats& stats, uint32_t flags);
+                   const TermStats& stats, uint32_t flags,
+                   std::shared_ptr<const LiveDocs> live = nullptr);
   PostingsEnumImpl(const PostingsEnumImpl&) = delete;  // the cursor points at doc_input_
   PostingsEnumImpl& operator=(const PostingsEnumImpl&) = delete;
 
@@ -47,10 +53,12 @@ class PostingsEnumImpl final : public PostingsEnum {
   const absl::Status& status() const override;
 
  private:
-  // Records where the cursor landed; kNoMoreDocs when it did not.
+  // Moves the cursor past deleted documents (from the one it is on, if
+  // on_doc), then records where it landed; kNoMoreDocs when nowhere.
   uint32_t Landed(bool on_doc);
 
   std::shared_ptr<const SegmentReader> segment_;
+  std::shared_ptr<const LiveDocs> live_;  // null: no deletions
   // The skip prefetch's copy of .doc (own counters); only for lists long
   // enough for Advance to ever prefetch (saves the copy for the many short
   // ones).
@@ -67,9 +75,9 @@ class PostingsEnumImpl final : public PostingsEnum {
 class TermsEnumImpl final : public TermsEnum {
  public:
   // `field` and `dict` (null: the segment has no terms in the field) belong
-  // to `segment`.
+  // to `segment`; the postings it opens skip the docs `live` deletes.
   TermsEnumImpl(std::shared_ptr<const SegmentReader> segment, const FieldInfo* field,
-                const TermDictReader* dict);
+                const TermDictReader* dict, std::shared_ptr<const LiveDocs> live = nullptr);
 
   absl::StatusOr<bool> Next() override;
   absl::StatusOr<bool> SeekExact(std::string_view term) override;
@@ -85,6 +93,7 @@ class TermsEnumImpl final : public TermsEnum {
   bool positioned() const { return cursor_.has_value() && cursor_->valid(); }
 
   std::shared_ptr<const SegmentReader> segment_;
+  std::shared_ptr<const LiveDocs> live_;  // null: no deletions
   const FieldInfo* field_;
   std::optional<TermDictCursor> cursor_;  // nullopt: no terms
 };
