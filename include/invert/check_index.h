@@ -6,8 +6,15 @@
 // postings; norms present where the field is; stored fields and term vectors
 // of every document readable and consistent with the postings; every
 // segment of the index the commit names, every field of the type the
-// commit's schema gives it). Also lists the files of the directory that are
-// not part of the index.
+// commit's schema gives it; every segment's live docs readable, intact and
+// agreeing with the commit's deletion counts). Also lists the files of the
+// directory that are not part of the index.
+//
+// Deleted documents: the totals count live documents (docs) and the
+// deleted ones apart; per segment, docs counts every document. The field
+// statistics come from the postings, which keep deleted documents until a
+// merge drops them, so they count them (as the readers' statistics do), and
+// every document of a segment, deleted or not, is checked.
 //
 // CheckIndex only reads: it never changes, repairs or deletes anything. It
 // takes no lock, so it may run while a writer commits (it checks the commit
@@ -36,9 +43,11 @@ struct FieldCheckStats {
 // One segment of the checked commit.
 struct SegmentCheckStats {
   std::string name;        // "_3"
-  uint32_t docs = 0;       // documents
-  uint64_t bytes = 0;      // its files but the .si
+  uint32_t docs = 0;       // documents, deleted ones included (max doc)
+  uint64_t bytes = 0;      // its files but the .si and the live docs
   std::string created_by;  // the version of invert that wrote it
+  uint32_t deleted = 0;    // deleted documents (the commit's count); live = docs - deleted
+  uint64_t del_gen = 0;    // generation of its live-docs file (0: no deletions)
   bool operator==(const SegmentCheckStats&) const = default;
 };
 
@@ -50,7 +59,8 @@ struct CheckReport {
   std::vector<std::string> problems;
   uint64_t generation = 0;  // of the commit checked
   uint64_t segments = 0;
-  uint64_t docs = 0;
+  uint64_t docs = 0;            // live documents (not deleted)
+  uint64_t deleted_docs = 0;    // deleted documents still in the segments
   uint64_t index_bytes = 0;     // the segments' files (but the .si)
   uint64_t doc_file_bytes = 0;  // the .doc files
   uint64_t pos_file_bytes = 0;  // the .pos files

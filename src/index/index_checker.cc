@@ -1,11 +1,12 @@
 // CheckIndex (include/invert/check_index.h): checksums plus every structural
-// invariant.
+// invariant, and each segment's live docs against the commit.
 #include <algorithm>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "codec/live_docs_format.h"
 #include "codec/segment_files.h"
 #include "index/commit_reader.h"
 #include "index/index_file_deleter.h"
@@ -216,6 +217,7 @@ CheckReport CheckIndex(Directory* dir, const CheckOptions& options) {
   CheckReport report;
   CommitReaderOptions open_options;
   open_options.recover = options.recover;
+  open_options.live_docs = false;  // read below, so that a damaged one is one problem
   absl::StatusOr<std::unique_ptr<CommitReader>> reader = CommitReader::Open(dir, open_options);
   if (!reader.ok()) {
     report.ok = false;
@@ -231,7 +233,8 @@ CheckReport CheckIndex(Directory* dir, const CheckOptions& options) {
   const CommitPoint& commit = (*reader)->commit();
   report.generation = commit.generation;
   report.segments = (*reader)->segment_count();
-  report.docs = (*reader)->doc_count();
+  report.docs = commit.live_doc_count();
+  report.deleted_docs = commit.doc_count() - commit.live_doc_count();
   Checker checker(&report);
   // One schema: every segment of this index, every field of the commit's type.
   absl::flat_hash_map<std::string, const FieldType*> schema;
@@ -253,7 +256,15 @@ CheckReport CheckIndex(Directory* dir, const CheckOptions& options) {
       }
     }
     checker.CheckSegment(seg);
-    SegmentCheckStats stats{seg.info().name, seg.doc_count(), 0, seg.info().created_by};
+    // Its live docs: the commit's file (checksum recorded in the commit),
+    // intact, of this segment and generation, with the commit's counts.
+    const CommitSegment& entry = commit.segments[i];
+    if (absl::StatusOr<std::shared_ptr<const LiveDocs>> live = OpenCommitLiveDocs(dir, entry);
+        !live.ok()) {
+      checker.Problem(std::string(StdSv(live.status().message())));
+    }
+    SegmentCheckStats stats{seg.info().name,       seg.doc_count(), 0,
+                            seg.info().created_by, entry.del_count, entry.del_gen};
     for (const SegmentFile& f : seg.info().files) stats.bytes += f.length;
     report.segment_stats.push_back(std::move(stats));
   }
@@ -263,7 +274,10 @@ CheckReport CheckIndex(Directory* dir, const CheckOptions& options) {
       if (name == commit.file_name() || name == kWriteLockName) continue;
       bool live = false;
       if (std::optional<SegmentFileNameParts> parts = ParseSegmentFileName(name)) {
-        for (const CommitSegment& s : commit.segments) live |= parts->segment == s.name;
+        // A segment's files, and of its live docs only the commit's generation.
+        for (const CommitSegment& s : commit.segments) {
+          live |= parts->segment == s.name && (parts->del_gen == 0 || parts->del_gen == s.del_gen);
+        }
       }
       if (!live) report.not_in_index.push_back(name);
     }
@@ -285,6 +299,18 @@ CheckReport CheckIndex(const std::string& path, const CheckOptions& options) {
 std::string FormatCheckReport(const CheckReport& r) {
   std::string out = absl::StrFormat("commit generation %d: %d segments, %d documents, %d bytes\n",
                                     r.generation, r.segments, r.docs, r.index_bytes);
+  if (r.deleted_docs > 0) {
+    absl::StrAppend(&out, absl::StrFormat("deleted: %d documents (still in the segments, counted "
+                                          "by the statistics until a merge drops them)\n",
+                                          r.deleted_docs));
+    for (const SegmentCheckStats& s : r.segment_stats) {
+      if (s.deleted == 0) continue;
+      absl::StrAppend(&out,
+                      absl::StrFormat("  segment %s: %d documents, %d deleted (del_gen %d), "
+                                      "%d live\n",
+                                      s.name, s.docs, s.deleted, s.del_gen, s.docs - s.deleted));
+    }
+  }
   for (const std::string& note : r.notes) absl::StrAppend(&out, "note: ", note, "\n");
   if (!r.not_in_index.empty()) {
     absl::StrAppend(&out, "note: ", r.not_in_index.size(),

@@ -8,8 +8,9 @@
 // postings; statistics are those of the index before the deletions;
 // Document(s) / TermVectors of a deleted doc are kNotFound; norms stay;
 // OpenIfChanged shares the segments and sees the new deletions while the
-// old reader keeps its own; and a damaged, missing or swapped .liv is
-// reported by Open, never a crash. Fixed, printed seed.
+// old reader keeps its own; a damaged, missing or swapped .liv is reported
+// by Open and CheckIndex, never a crash; CheckIndex counts and lists the
+// deletions. Fixed, printed seed.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "codec/segment_files.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "index/leaf_reader_impl.h"
@@ -250,6 +252,16 @@ class IndexReaderDeletionsTest : public ::testing::Test {
   std::set<int> deleted_;              // reference docs deleted so far
 };
 
+// Rewrites `name` in `path` with one byte changed.
+void FlipByte(const std::string& path, size_t at) {
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  bytes[at % bytes.size()] ^= 0x20;
+  std::filesystem::remove(path);
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
 TEST_F(IndexReaderDeletionsTest, ReadersSkipDeletedDocumentsEverywhere) {
   Random rng(testing::TestSeed(1213));
   // Round 1: a third of the documents at random, and every doc of s10.
@@ -399,14 +411,63 @@ TEST_F(IndexReaderDeletionsTest, OpenIfChangedSharesSegmentsAndSeesNewDeletions)
   EXPECT_EQ(count, (*r1)->leaves().back()->num_docs());
 }
 
-// Rewrites `name` in `path` with one byte changed.
-void FlipByte(const std::string& path, size_t at) {
-  std::ifstream in(path, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  in.close();
-  bytes[at % bytes.size()] ^= 0x20;
-  std::filesystem::remove(path);
-  std::ofstream(path, std::ios::binary) << bytes;
+TEST_F(IndexReaderDeletionsTest, CheckIndexVerifiesAndReportsDeletions) {
+  const CheckReport before = CheckIndex(dir_.get());
+  ASSERT_TRUE(before.ok) << FormatCheckReport(before);
+  EXPECT_EQ(before.deleted_docs, 0u);
+  std::set<int> round1, round2;
+  for (int n = 0; n < kDocs; n += 4) round1.insert(n);
+  Delete(round1);
+  const LeafReader* last = base_->leaves().back();
+  for (uint32_t d = 0; d < last->max_doc(); d += 3) round2.insert(ref_of_[last->doc_base() + d]);
+  Delete(round2);
+
+  const CheckReport report = CheckIndex(dir_.get());
+  ASSERT_TRUE(report.ok) << FormatCheckReport(report);
+  EXPECT_EQ(report.docs, kDocs - deleted_.size());
+  EXPECT_EQ(report.deleted_docs, deleted_.size());
+  // Statistics from the postings still count the deleted documents.
+  EXPECT_EQ(report.fields, before.fields);
+  ASSERT_EQ(report.segment_stats.size(), base_->leaves().size());
+  for (size_t i = 0; i < base_->leaves().size(); ++i) {
+    const LeafReader* leaf = base_->leaves()[i];
+    const SegmentCheckStats& s = report.segment_stats[i];
+    uint32_t deleted = 0;
+    for (uint32_t d = 0; d < leaf->max_doc(); ++d) {
+      deleted += deleted_.contains(ref_of_[leaf->doc_base() + d]);
+    }
+    EXPECT_EQ(s.name, leaf->name());
+    EXPECT_EQ(s.docs, leaf->max_doc());
+    EXPECT_EQ(s.deleted, deleted) << s.name;
+    EXPECT_EQ(s.del_gen, i + 1 == base_->leaves().size() ? 2u : 1u) << s.name;
+    EXPECT_EQ(s.bytes, before.segment_stats[i].bytes);
+  }
+  const std::string text = FormatCheckReport(report);
+  EXPECT_THAT(text, HasSubstr(absl::StrCat("deleted: ", deleted_.size(), " documents")));
+  EXPECT_THAT(
+      text, HasSubstr(absl::StrCat("segment ", last->name(), ": ", last->max_doc(), " documents, ",
+                                   report.segment_stats.back().deleted, " deleted (del_gen 2)")));
+  // The replaced generation is not part of the index; the current ones are.
+  EXPECT_THAT(report.not_in_index, ::testing::Contains(LiveDocsFileName(last->name(), 1)));
+  for (const LeafReader* leaf : base_->leaves()) {
+    EXPECT_THAT(report.not_in_index,
+                ::testing::Not(::testing::Contains(LiveDocsFileName(leaf->name(), 2))));
+    EXPECT_THAT(report.not_in_index,
+                ::testing::Not(::testing::Contains(SegmentFileName(leaf->name(), "doc"))));
+  }
+  EXPECT_THAT(report.not_in_index,
+              ::testing::Not(::testing::Contains(LiveDocsFileName(base_->leaves()[0]->name(), 1))));
+
+  // A damaged .liv is one problem naming it; the rest is still checked.
+  const std::string liv = LiveDocsFileName(base_->leaves()[0]->name(), 1);
+  FlipByte(scratch_.path() + "/" + liv, 50);
+  const CheckReport damaged = CheckIndex(dir_.get());
+  EXPECT_FALSE(damaged.ok);
+  ASSERT_EQ(damaged.problems.size(), 1u) << FormatCheckReport(damaged);
+  EXPECT_THAT(damaged.problems[0], HasSubstr(liv));
+  EXPECT_THAT(damaged.problems[0], HasSubstr("checksum"));
+  EXPECT_EQ(damaged.segment_stats, report.segment_stats);
+  EXPECT_EQ(damaged.fields, report.fields);
 }
 
 TEST_F(IndexReaderDeletionsTest, DamagedMissingOrSwappedLiveDocsAreReported) {

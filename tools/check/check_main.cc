@@ -1,6 +1,7 @@
 // invert-check INDEX [--json]: verifies every checksum and every invariant of
-// the index's newest commit and prints per-field statistics (or, with
-// --json, one JSON object). When the index cannot be opened (no commit
+// the index's newest commit and prints per-field statistics and deletions
+// (or, with --json, one JSON object: "docs" counts live documents,
+// "deleted_docs" the deleted ones still in the segments). When the index cannot be opened (no commit
 // point, or the newest one cannot be read) it prints the library's cause in
 // full. Exit status 0 iff the index is sound, 1 if it is not, 2 on a usage
 // error.
@@ -24,11 +25,11 @@ std::string JsonStrings(const std::vector<std::string>& list) {
 }
 
 void PrintJson(const CheckReport& r) {
-  std::string out =
-      absl::StrCat("{\"ok\":", r.ok ? "true" : "false", ",\"generation\":", r.generation,
-                   ",\"segments\":", r.segments, ",\"docs\":", r.docs,
-                   ",\"index_bytes\":", r.index_bytes, ",\"problems\":", JsonStrings(r.problems),
-                   ",\"notes\":", JsonStrings(r.notes), ",\"fields\":{");
+  std::string out = absl::StrCat(
+      "{\"ok\":", r.ok ? "true" : "false", ",\"generation\":", r.generation,
+      ",\"segments\":", r.segments, ",\"docs\":", r.docs, ",\"deleted_docs\":", r.deleted_docs,
+      ",\"index_bytes\":", r.index_bytes, ",\"problems\":", JsonStrings(r.problems),
+      ",\"notes\":", JsonStrings(r.notes), ",\"fields\":{");
   bool first = true;
   for (const auto& [name, f] : r.fields) {
     absl::StrAppend(&out, first ? "" : ",", JsonString(name), ":{\"terms\":", f.terms,
