@@ -7,8 +7,18 @@
 
 namespace invert {
 
-absl::StatusOr<std::string> DumpSegment(const SegmentReader& segment) {
+absl::StatusOr<std::string> DumpSegment(const SegmentReader& segment, const LiveDocs* live,
+                                        uint64_t del_gen) {
+  if (live != nullptr && live->doc_count() != segment.doc_count()) {
+    return absl::InvalidArgumentError(absl::StrCat("live docs of ", live->doc_count(),
+                                                   " documents for segment ", segment.info().name,
+                                                   " of ", segment.doc_count()));
+  }
+  if (live != nullptr && live->del_count() == 0) live = nullptr;
   std::string out = absl::StrCat("docs ", segment.doc_count(), "\n");
+  if (live != nullptr) {
+    absl::StrAppend(&out, "deleted: ", live->del_count(), " (del_gen ", del_gen, ")\n");
+  }
   for (const FieldInfo& info : segment.fields()) {
     const FieldType& t = info.type;
     absl::StrAppend(&out, "field ", info.number, " ", info.name,
@@ -52,7 +62,8 @@ absl::StatusOr<std::string> DumpSegment(const SegmentReader& segment) {
     }
   }
   for (uint32_t doc = 0; doc < segment.doc_count(); ++doc) {
-    absl::StrAppend(&out, "doc ", doc, "\n");
+    absl::StrAppend(&out, "doc ", doc, live != nullptr && !live->IsLive(doc) ? " (deleted)" : "",
+                    "\n");
     absl::StatusOr<std::vector<StoredField>> stored = segment.stored_fields().Document(doc);
     if (!stored.ok()) return stored.status();
     for (const StoredField& v : *stored) {

@@ -23,6 +23,7 @@
 #include "codec/segment_files.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "index/commit_reader.h"
 #include "index/leaf_reader_impl.h"
 #include "invert/check_index.h"
 #include "invert/index_reader.h"
@@ -30,6 +31,7 @@
 #include "live_docs_test_util.h"
 #include "scratch_dir.h"
 #include "test_seed.h"
+#include "testing/segment_dump.h"
 #include "util/random.h"
 
 namespace invert {
@@ -468,6 +470,37 @@ TEST_F(IndexReaderDeletionsTest, CheckIndexVerifiesAndReportsDeletions) {
   EXPECT_THAT(damaged.problems[0], HasSubstr("checksum"));
   EXPECT_EQ(damaged.segment_stats, report.segment_stats);
   EXPECT_EQ(damaged.fields, report.fields);
+}
+
+TEST_F(IndexReaderDeletionsTest, SegmentDumpMarksDeletedDocuments) {
+  std::set<int> some;
+  for (int n = 0; n < kDocs; n += 9) some.insert(n);
+  Delete(some);
+  auto reader = CommitReader::Open(dir_.get());
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  for (size_t i = 0; i < (*reader)->segment_count(); ++i) {
+    const SegmentReader& seg = (*reader)->segment(i);
+    const LiveDocs* live = (*reader)->live_docs(i);
+    ASSERT_NE(live, nullptr);
+    absl::StatusOr<std::string> plain = DumpSegment(seg);
+    absl::StatusOr<std::string> marked =
+        DumpSegment(seg, live, (*reader)->commit().segments[i].del_gen);
+    ASSERT_TRUE(plain.ok() && marked.ok());
+    EXPECT_THAT(*marked,
+                HasSubstr(absl::StrCat("\ndeleted: ", live->del_count(), " (del_gen 1)\n")));
+    // Without the additions, the same text.
+    std::string stripped = *marked;
+    stripped.erase(stripped.find("deleted: "), stripped.find('\n', stripped.find("deleted: ")) -
+                                                   stripped.find("deleted: ") + 1);
+    for (size_t at; (at = stripped.find(" (deleted)")) != std::string::npos;) {
+      stripped.erase(at, 10);
+    }
+    EXPECT_EQ(stripped, *plain);
+    for (uint32_t d = 0; d < seg.doc_count(); ++d) {
+      const std::string line = absl::StrCat("\ndoc ", d, " (deleted)\n");
+      EXPECT_EQ(marked->find(line) != std::string::npos, !live->IsLive(d)) << d;
+    }
+  }
 }
 
 TEST_F(IndexReaderDeletionsTest, DamagedMissingOrSwappedLiveDocsAreReported) {

@@ -15,19 +15,21 @@ namespace invert::tools {
 
 // A term's doc freq and total term freq over the whole index and its first
 // `limit` postings (global doc id, freq, first positions), each with the
-// values of the stored field `show`.
+// values of the stored field `show`. The statistics count deleted documents
+// (a line after them says how many the index has), the postings skip them.
 int DumpTerm(const IndexReader& reader, const std::string& field, const std::string& term,
              uint64_t limit, const std::string& show);
 
-// Every document (the index has no deletions: every document is live), in
-// global doc id order, at most `limit`, one line each:
+// Every document, in global doc id order, at most `limit`, one line each:
 //   doc <global id>\t<field>=<value>\t<field>=<value>...
-// with all its stored values in stored order.
+// with all its stored values in stored order; a deleted document (whose
+// stored values a reader no longer returns) as
+//   doc <global id>\t<deleted>
 int DumpDocs(const IndexReader& reader, uint64_t limit);
 
-// The stored values of the field "id" of every document, one per line,
+// The stored values of the field "id" of every live document, one per line,
 // escaped, sorted bytewise (as LC_ALL=C sort). Documents without an id are
-// counted on stderr.
+// counted on stderr; deleted ones are left out.
 int DumpIds(const IndexReader& reader);
 
 }  // namespace invert::tools

@@ -9,8 +9,10 @@
 //       looked up as given (analyzed terms are lower case).
 //   invert-dump INDEX --docs [--limit N]
 //       every document, one line each: doc <global id>\t<field>=<value>...
+//       (a deleted one: doc <global id>\t<deleted>)
 //   invert-dump INDEX --ids
-//       the stored "id" values, one per line, sorted bytewise.
+//       the stored "id" values of the live documents, one per line, sorted
+//       bytewise.
 //
 // A stored value that cannot be read is reported where it would have been
 // printed (<stored fields unreadable: MESSAGE>) and makes the exit status 1

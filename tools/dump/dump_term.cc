@@ -91,6 +91,11 @@ int DumpTerm(const IndexReader& reader, const std::string& field, const std::str
               EscapeForDisplay(field).c_str(), EscapeForDisplay(term).c_str(),
               static_cast<unsigned long long>(doc_freq),
               static_cast<unsigned long long>(total_term_freq));
+  if (reader.num_docs() < reader.max_doc()) {
+    std::printf(
+        "(the statistics count the index's %llu deleted documents; the postings skip them)\n",
+        static_cast<unsigned long long>(reader.max_doc() - reader.num_docs()));
+  }
   std::fputs(lines.c_str(), stdout);
   if (unreadable) {
     std::fprintf(stderr, "invert-dump: some stored fields could not be read\n");
