@@ -5,7 +5,8 @@
 
 Prints, per configuration (ENGINE[-LAYOUT]-tTHREADS[-MERGES]), the medians
 over repetitions of: docs/s to the committed index (and its min..max),
-seconds, force-merge seconds, merges done, merge MB/s (bytes the merges
+documents per CPU-second of the whole process (user+sys, forced merge and
+JIT/GC threads included: steadier than docs/s on a shared machine), seconds, force-merge seconds, merges done, merge MB/s (bytes the merges
 wrote / seconds inside merges), write amplification (bytes written / final
 index bytes, as the engine counts them, and "WA fs" from the kernel's count
 of the process's file writes), final segments and index MB, peak RSS from
@@ -121,8 +122,8 @@ def main():
     has_perf = any("ipc" in s for s in summary.values())
 
     # ---- medians ----
-    cols = ["config", "docs", "docs/s", "min..max", "sec", "FM s", "merges", "merge MB/s",
-            "WA", "WA fs", "segs", "index MB", "RSS MB", "user s", "sys s", "others"]
+    cols = ["config", "docs", "docs/s", "min..max", "docs/cpu-s", "sec", "FM s", "merges",
+            "merge MB/s", "WA", "WA fs", "segs", "index MB", "RSS MB", "user s", "sys s", "others"]
     if has_perf:
         cols += ["IPC", "instr/doc", "LLC/doc", "dTLB/doc"]
     rows = []
@@ -131,6 +132,7 @@ def main():
         row = [config + (f" ({s['failed']} failed)" if s["failed"] else ""),
                fmt(s["docs"], ".0f"), fmt(s["docs_per_s"], ",.0f"),
                f"{fmt(s['dps_min'], ',.0f')}..{fmt(s['dps_max'], ',.0f')}",
+               fmt(s["docs_per_cpu_s"], ",.0f"),
                fmt(s["seconds"], ".2f"), fmt(s["force_merge_seconds"], ".2f"),
                fmt(s["merges"], ".0f"), fmt(s["merge_mb_per_s"], ".1f"),
                fmt(s["write_amplification"], ".2f"), fmt(s["fs_write_amplification"], ".2f"),
@@ -180,7 +182,8 @@ def main():
     parsed = {c: parse_config(c) for c in configs}
     modes = sorted({p["merges"] for p in parsed.values()}, key=lambda m: (m is None, m != "on"))
     threads = sorted({p["threads"] for p in parsed.values()})
-    rkeys = [("docs/s", "docs_per_s"), ("FM s", "force_merge_seconds"),
+    rkeys = [("docs/s", "docs_per_s"), ("docs/cpu-s", "docs_per_cpu_s"),
+             ("FM s", "force_merge_seconds"),
              ("sec+FM", "total_seconds"),
              ("merge MB/s", "merge_mb_per_s"), ("WA", "write_amplification"),
              ("WA fs", "fs_write_amplification"), ("segs", "segments"), ("index", "index_bytes"),
