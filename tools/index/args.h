@@ -27,10 +27,27 @@ struct IndexArgs {
   bool append = false;     // OpenMode::kAppend
   bool overwrite = false;  // OpenMode::kCreate
   bool recover = false;    // IndexWriterOptions::recover
+  // Merges (docs/merges.md): "tiered" (TieredMergePolicy, the default) or
+  // "none" (NoMergePolicy); --force-merge N (0: none) merges down to at most
+  // N segments after the last document, before the final commit.
+  std::string merge_policy = "tiered";
+  int force_merge = 0;
+  // --update-key FIELD: each document replaces those with its value of
+  // FIELD (IndexWriter::UpdateDocument); empty: documents are only added.
+  std::string update_key;
+  // --delete-ids FILE (a mode, without INPUT): deletes the documents whose
+  // key field (key_field()) equals a line of FILE ("-": standard input).
+  std::string delete_ids;
+
+  bool delete_mode() const { return !delete_ids.empty(); }
+  // The field --delete-ids matches: --update-key's, else "id".
+  std::string key_field() const { return update_key.empty() ? "id" : update_key; }
 
   // The mode Open() gets: kAppend, kCreate, or kCreateOrAppend when neither
   // flag was given (then an existing index makes the run stop, unchanged).
+  // --delete-ids needs an existing index: kAppend.
   OpenMode open_mode() const {
+    if (delete_mode()) return OpenMode::kAppend;
     return append ? OpenMode::kAppend : overwrite ? OpenMode::kCreate : OpenMode::kCreateOrAppend;
   }
   bool json_input() const {

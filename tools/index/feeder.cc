@@ -85,7 +85,7 @@ class Feeder {
       absl::Status s = CheckFieldsUtf8(d.view());
       if (s.ok()) {
         schema_.Build(d.id, d.title, d.date, d.body, &doc);
-        s = writer_->AddDocument(doc);
+        s = Add(doc);
       }
       {
         std::lock_guard lock(mu_);
@@ -108,6 +108,17 @@ class Feeder {
                                 source_->total_bytes(), st.ram_bytes, st.segments_flushed};
       });
     }
+  }
+
+  absl::Status Add(const Document& doc) {
+    if (!options_.update_key.empty()) {
+      for (const Field& f : doc.fields) {
+        if (f.name() == options_.update_key) {
+          return writer_->UpdateDocument(options_.update_key, f.text(), doc);
+        }
+      }
+    }
+    return writer_->AddDocument(doc);
   }
 
   // A bad line ("line N: reason"): counted and listed; stops the run with

@@ -9,6 +9,9 @@
 // more; a thread that finds every slot taken by documents in flight waits
 // for one of them to be answered.
 //
+// --update-key: UpdateDocument instead of AddDocument; a document the
+// writer rejects deletes nothing (the writer's promise).
+//
 // Bad lines (malformed line, a field that is not UTF-8, a document the
 // writer rejects with InvalidArgument or ResourceExhausted) are counted and
 // the first few kept as "line N: reason"; with `strict` the first one stops
@@ -31,6 +34,11 @@ struct FeedOptions {
   bool strict = false;
   int threads = 1;        // feeding threads (the writer's effective count)
   bool progress = false;  // status line on a terminal
+  // Non-empty: each document replaces the documents with its value of this
+  // field (IndexWriter::UpdateDocument with the value as indexed: the
+  // field must be a keyword field, schema_check.h's CheckKeyField); a
+  // document without the field is only added.
+  std::string update_key;
 };
 
 struct FeedResult {

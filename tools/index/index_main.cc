@@ -6,6 +6,8 @@
 //                [--layout shared|separate] [--term-vectors] [--store-body]
 //                [--max-docs N] [--format lines|json] [--strict] [--json]
 //                [--append | --overwrite] [--recover]
+//                [--merge-policy tiered|none] [--force-merge N] [--update-key FIELD]
+//   invert-index --delete-ids FILE --index DIR [--update-key FIELD] [...]
 //
 // INPUT "-" is stdin; the format defaults to JSON lines for *.json/*.jsonl.
 // Input that is not line documents (binary, UTF-16, no TABs) is refused
@@ -20,13 +22,29 @@
 // anything the run checks that its fields have the types the index fixed
 // for them (--term-vectors and --store-body change the body's type).
 //
+// Merges: --merge-policy tiered (default) merges segments in the background
+// while indexing, none keeps every flush; --force-merge N merges down to at
+// most N segments after the last document (timed on its own: the indexing
+// time and docs/s exclude it). --update-key FIELD makes each document
+// replace the documents with the same value of FIELD (a keyword field of
+// line documents: id). --delete-ids FILE is a mode without INPUT: it
+// deletes, from the existing index, the documents whose key field
+// (--update-key, default id) equals a line of FILE (exact bytes, one value a
+// line, LF or CRLF; empty lines skipped; a line that is not UTF-8 stops the
+// run), then commits.
+//
 // Exit status: 0 done (committed), 1 error (this run committed nothing; the
 // report says what was rolled back), 2 usage error. Flags: --help.
 #include <sys/resource.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -37,6 +55,8 @@
 #include "feeder.h"
 #include "invert/index_writer.h"
 #include "invert/line_docs.h"
+#include "invert/merge_policy.h"
+#include "invert/utf8.h"
 #include "report.h"
 #include "schema_check.h"
 
@@ -68,27 +88,136 @@ int Fail(const IndexArgs& args, const absl::Status& status) {
 // Releases a writer that added nothing. Its status is not the run's.
 void Release(IndexWriter& writer) { (void)writer.Rollback(); }
 
-int Run(const IndexArgs& args) {
-  absl::StatusOr<std::unique_ptr<DocSource>> source =
-      args.json_input() ? OpenJsonLines(args.input) : OpenLineDocs(args.input);
-  if (!source.ok()) return Fail(args, source.status());
+double Since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
+IndexWriterOptions WriterOptions(const IndexArgs& args) {
   IndexWriterOptions options;
   options.open_mode = args.open_mode();
   options.recover = args.recover;
   options.ram_buffer_mb = args.ram_mb;
   options.threads = args.threads;
   options.layout = args.layout;
-  absl::StatusOr<std::unique_ptr<IndexWriter>> opened = IndexWriter::Open(args.index, options);
-  if (!opened.ok()) {
-    return Fail(args, absl::Status(opened.status().code(),
-                                   absl::StrCat("cannot open the index in ", args.index, ": ",
-                                                opened.status().message())));
+  if (args.merge_policy == "none") options.merge_policy = std::make_shared<NoMergePolicy>();
+  return options;
+}
+
+// The end of a run: --force-merge, then Close() (which commits and waits for
+// merges), or Rollback() when anything failed; fills r.status, r.committed,
+// r.force_merge_seconds and r.seconds (`start` on, without the forced merge).
+void Finish(const IndexArgs& args, IndexWriter& writer, std::chrono::steady_clock::time_point start,
+            RunReport* r) {
+  if (r->status.ok() && args.force_merge > 0) {
+    const auto merge_start = std::chrono::steady_clock::now();
+    r->status = writer.ForceMerge(args.force_merge);
+    r->force_merge_seconds = Since(merge_start);
+    if (!r->status.ok()) {
+      r->status = absl::Status(r->status.code(), absl::StrCat("--force-merge ", args.force_merge,
+                                                              ": ", r->status.message()));
+    }
   }
-  IndexWriter& writer = **opened;
-  for (const std::string& w : writer.warnings()) {
+  if (r->status.ok()) {
+    const uint64_t generation_before = writer.stats().commit_generation;
+    r->status = writer.Close();
+    // A Close() that fails after its commit point became durable still
+    // committed; the generation tells.
+    r->committed = r->status.ok() || writer.stats().commit_generation != generation_before;
+  }
+  if (!r->committed) (void)writer.Rollback();
+  r->seconds = Since(start) - r->force_merge_seconds;
+  r->stats = writer.stats();
+  r->index_bytes = DirectoryBytes(args.index);
+  r->peak_rss_bytes = PeakRssBytes();
+}
+
+int Report(const IndexArgs& args, const RunReport& r) {
+  if (args.json) {
+    PrintJsonReport(r);
+  } else {
+    PrintTextReport(r);
+  }
+  if (!r.status.ok()) {
+    std::fprintf(stderr, "invert-index: %s\n", EscapeForDisplay(StdSv(r.status.message())).c_str());
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+// Opens the writer, with the message invert-index gives when it cannot.
+absl::StatusOr<std::unique_ptr<IndexWriter>> OpenWriter(const IndexArgs& args) {
+  absl::StatusOr<std::unique_ptr<IndexWriter>> opened =
+      IndexWriter::Open(args.index, WriterOptions(args));
+  if (!opened.ok()) {
+    return absl::Status(
+        opened.status().code(),
+        absl::StrCat("cannot open the index in ", args.index, ": ", opened.status().message()));
+  }
+  for (const std::string& w : (*opened)->warnings()) {
     std::fprintf(stderr, "invert-index: warning: %s\n", EscapeForDisplay(w).c_str());
   }
+  return opened;
+}
+
+// --delete-ids: one DeleteDocuments(key field, line) per non-empty line.
+int RunDeletes(const IndexArgs& args) {
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (args.delete_ids != "-") {
+    file.open(args.delete_ids, std::ios::binary);
+    if (!file) {
+      return Fail(args,
+                  absl::NotFoundError(absl::StrCat("--delete-ids: cannot open ", args.delete_ids,
+                                                   ": ", std::strerror(errno))));
+    }
+    in = &file;
+  }
+  absl::StatusOr<std::unique_ptr<IndexWriter>> opened = OpenWriter(args);
+  if (!opened.ok()) return Fail(args, opened.status());
+  IndexWriter& writer = **opened;
+  const std::string key = args.key_field();
+  if (absl::Status s = CheckIndexKeyField(key, writer.schema()); !s.ok()) {
+    Release(writer);
+    return Fail(args, s);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  RunReport r;
+  r.args = &args;
+  r.opened = writer.open_info();
+  r.threads = writer.threads();
+  std::string line;
+  for (uint64_t number = 1; r.status.ok() && std::getline(*in, line); ++number) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    Utf8Error error;
+    if (!IsValidUtf8(line, &error)) {
+      r.status = absl::InvalidArgumentError(absl::StrCat(
+          "--delete-ids ", args.delete_ids, " line ", number, " is not valid UTF-8 at byte ",
+          error.offset, " (", error.reason, "); nothing was deleted"));
+      break;
+    }
+    r.status = writer.DeleteDocuments(key, line);
+    ++r.delete_ids;
+  }
+  if (r.status.ok() && in->bad()) {
+    r.status = absl::DataLossError(
+        absl::StrCat("--delete-ids: error reading ", args.delete_ids, "; nothing was deleted"));
+  }
+  r.input_bytes = 0;
+  Finish(args, writer, start, &r);
+  return Report(args, r);
+}
+
+int Run(const IndexArgs& args) {
+  if (args.delete_mode()) return RunDeletes(args);
+  absl::StatusOr<std::unique_ptr<DocSource>> source =
+      args.json_input() ? OpenJsonLines(args.input) : OpenLineDocs(args.input);
+  if (!source.ok()) return Fail(args, source.status());
+
+  const IndexWriterOptions options = WriterOptions(args);
+  absl::StatusOr<std::unique_ptr<IndexWriter>> opened = OpenWriter(args);
+  if (!opened.ok()) return Fail(args, opened.status());
+  IndexWriter& writer = **opened;
   const IndexWriterOpenInfo open_info = writer.open_info();
   if (options.open_mode == OpenMode::kCreateOrAppend && !open_info.created) {
     Release(writer);
@@ -112,35 +241,16 @@ int Run(const IndexArgs& args) {
   feed_options.strict = args.strict;
   feed_options.threads = writer.threads();
   feed_options.progress = !args.json;
+  feed_options.update_key = args.update_key;
   RunReport r;
   r.args = &args;
   r.feed = Feed(source->get(), &writer, schema, feed_options);
   r.opened = open_info;
   r.threads = writer.threads();
   r.status = r.feed.fatal;
-  if (r.status.ok()) {
-    const uint64_t generation_before = writer.stats().commit_generation;
-    r.status = writer.Close();
-    // A Close() that fails after its commit point became durable still
-    // committed; the generation tells.
-    r.committed = r.status.ok() || writer.stats().commit_generation != generation_before;
-  }
-  if (!r.committed) (void)writer.Rollback();
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  r.stats = writer.stats();
+  Finish(args, writer, start, &r);
   r.input_bytes = (*source)->bytes_read();
-  r.index_bytes = DirectoryBytes(args.index);
-  r.peak_rss_bytes = PeakRssBytes();
-  if (args.json) {
-    PrintJsonReport(r);
-  } else {
-    PrintTextReport(r);
-  }
-  if (!r.status.ok()) {
-    std::fprintf(stderr, "invert-index: %s\n", EscapeForDisplay(StdSv(r.status.message())).c_str());
-    return kExitFailure;
-  }
-  return kExitOk;
+  return Report(args, r);
 }
 
 }  // namespace

@@ -23,7 +23,9 @@ struct RunReport {
   IndexWriterStats stats;      // after Close() or Rollback()
   IndexWriterOpenInfo opened;  // what Open() found
   int threads = 1;
-  double seconds = 0;
+  double seconds = 0;              // feeding and the final commit, not --force-merge
+  double force_merge_seconds = 0;  // --force-merge
+  uint64_t delete_ids = 0;         // --delete-ids: values read (one delete each)
   uint64_t input_bytes = 0;
   uint64_t index_bytes = 0;
   uint64_t peak_rss_bytes = 0;
@@ -37,7 +39,13 @@ void PrintTextReport(const RunReport& r);
 // segments, unique_terms, index_bytes, peak_rss_bytes,
 // peak_ram_buffer_bytes, skipped, threads, ram_mb, layout, term_vectors,
 // flush_seconds, ok, committed, rolled_back_docs, commit_generation and
-// index_docs (the index's last commit), created, error (null or a string).
+// index_docs (the index's last commit), created, merge_policy, merges,
+// merge_bytes_read, merge_bytes_written, merge_seconds, force_merge (N or
+// null), force_merge_seconds, final_segments, deleted_docs (by this run's
+// updates and deletes), flushed_bytes, write_amplification ((flushed_bytes
+// + merge_bytes_written) / index_bytes; null for an empty directory),
+// update_key (null or the field), delete_ids (null, or the values read in
+// --delete-ids mode), error (null or a string).
 void PrintJsonReport(const RunReport& r);
 
 // For a run that stopped before indexing (bad input, the index cannot be

@@ -120,7 +120,56 @@ std::string FlagsFor(const std::string& field, const FieldType& have,
   return "";
 }
 
+// Why `type` cannot be a key field ("" if it can).
+std::string NotAKey(const FieldType& type) {
+  if (!type.indexed()) return "is stored only, not indexed: no term matches it";
+  if (type.tokenized) {
+    return "is analyzed text: a value is split into many terms, so it cannot identify a "
+           "document";
+  }
+  return "";
+}
+
+std::string KeyFields(const std::vector<FieldSchema>& fields) {
+  std::vector<std::string> keys;
+  for (const FieldSchema& f : fields) {
+    if (NotAKey(f.type).empty()) keys.push_back(f.name);
+  }
+  return keys.empty() ? "none" : absl::StrJoin(keys, ", ");
+}
+
 }  // namespace
+
+absl::Status CheckKeyField(std::string_view field, const LineDocSchemaOptions& run) {
+  const std::vector<FieldSchema> fields = LineDocFields(run);
+  for (const FieldSchema& f : fields) {
+    if (f.name != field) continue;
+    const std::string why = NotAKey(f.type);
+    if (why.empty()) return absl::OkStatus();
+    return absl::InvalidArgumentError(
+        absl::StrCat("\"", f.name, "\" ", why, "; use a keyword field: ", KeyFields(fields)));
+  }
+  std::vector<std::string> names;
+  for (const FieldSchema& f : fields) names.push_back(f.name);
+  return absl::InvalidArgumentError(
+      absl::StrCat("\"", std::string(field), "\" is not a field of line documents (",
+                   absl::StrJoin(names, ", "), "); use a keyword field: ", KeyFields(fields)));
+}
+
+absl::Status CheckIndexKeyField(std::string_view field,
+                                const std::vector<FieldSchema>& index_schema) {
+  for (const FieldSchema& f : index_schema) {
+    if (f.name != field) continue;
+    const std::string why = NotAKey(f.type);
+    if (why.empty()) return absl::OkStatus();
+    return absl::FailedPreconditionError(
+        absl::StrCat("the index's \"", f.name, "\" field ", why,
+                     "; pick a keyword field with --update-key: ", KeyFields(index_schema)));
+  }
+  return absl::FailedPreconditionError(absl::StrCat(
+      "the index has no field \"", std::string(field),
+      "\" to match --delete-ids against; pick one with --update-key: ", KeyFields(index_schema)));
+}
 
 std::string DescribeFieldType(const FieldType& type) {
   const FieldType t = Effective(type);

@@ -8,6 +8,7 @@
 #define INVERT_TOOLS_INDEX_SCHEMA_CHECK_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -30,6 +31,20 @@ std::string DescribeFieldType(const FieldType& type);
 //   --overwrite
 absl::Status CheckLineDocSchema(const std::vector<FieldSchema>& index_schema,
                                 const LineDocSchemaOptions& run);
+
+// OK iff `field` can be the key of --update-key: a field of the line-doc
+// schema built from `run` indexed as one keyword term per value, so that a
+// document's value is matched whole, as indexed. Otherwise InvalidArgument
+// starting with the field in quotes and saying why and which fields can be
+// keys, e.g.
+//   "title" is analyzed text: a value is split into many terms, so it cannot
+//   identify a document; use a keyword field: id
+absl::Status CheckKeyField(std::string_view field, const LineDocSchemaOptions& run);
+
+// The same for --delete-ids against the index's own schema: FailedPrecondition
+// when the index has no such field or it is not a keyword field.
+absl::Status CheckIndexKeyField(std::string_view field,
+                                const std::vector<FieldSchema>& index_schema);
 
 }  // namespace invert::tools
 
