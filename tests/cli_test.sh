@@ -15,6 +15,12 @@
 #     bad line; --strict reports what was rolled back, never "indexed".
 #   * invert-dump escapes control bytes (a NUL does not cut the output),
 #     --docs and --ids; invert-check names the cause of an unreadable commit.
+#   * invert-merge: two halves of a sample merged hold its documents and pass
+#     invert-check; --force-merge 1 leaves one segment with the one-pass
+#     index's field statistics; bad flags, missing inputs, OUT as an input, an
+#     existing OUT and a disagreeing schema are refused. invert-index
+#     --update-key (twice over the sample: one pass's documents), --delete-ids,
+#     --merge-policy and --force-merge, and the report's merge lines.
 #   cli_test.sh BIN_DIR
 set -euo pipefail
 bin="$1"
@@ -311,4 +317,166 @@ run 1 "$check_bin" "$work/jidx"
 err_has "invert-check: cannot read the index in $work/jidx: "
 err_has "$commit"
 run 1 "$check_bin" "$work/no-such-index"
+# ---- Merges, updates, deletes (issue 12). The sample: 200 generated line
+# documents with an id column (d1 ... d200), and its two halves.
+merge_bin="$bin/merge/invert-merge"
+run 0 "$gen_bin" --docs 200 --quiet --seed 11 -o "$work/sample.raw"
+sample="$work/sample.lines"
+awk -F'\t' 'NR == 1 { print "FIELDS_HEADER_INDICATOR###\tid\tdoctitle\tdocdate\tbody"; next }
+  { print "d" (NR - 1) "\t" $0 }' "$work/sample.raw" > "$sample"
+{ head -1 "$sample"; sed -n '2,101p' "$sample"; } > "$work/half1.lines"
+{ head -1 "$sample"; sed -n '102,201p' "$sample"; } > "$work/half2.lines"
+run 0 "$index_bin" "$sample" --index "$work/full" --ram-mb 8 --json
+json_check 'r["docs"] == 200 and r["merge_policy"] == "tiered" and r["final_segments"] == 1'
+json_check 'r["write_amplification"] > 0 and r["deleted_docs"] == 0 and r["update_key"] is None'
+run 0 "$check_bin" "$work/full" --json
+cp "$work/out" "$work/full.check"
+run 0 "$index_bin" "$work/half1.lines" --index "$work/h1" --ram-mb 8 --merge-policy none
+out_has 'merges       0 done (none policy)'
+out_has 'deletes      0 documents deleted'
+out_has 'final        1 segment, '
+run 0 "$index_bin" "$work/half2.lines" --index "$work/h2" --ram-mb 8
+
+# invert-merge: the halves merged hold the sample's 200 documents.
+run 0 "$merge_bin" "$work/m" "$work/h1" "$work/h2" --merge-policy none --json
+json_check 'r["ok"] is True and r["input_docs"] == 200 and r["inputs"] == 2 and r["created"] is True'
+json_check 'r["docs"] == 200 and r["segments"] == 2 and r["merges"] == 0'
+run 0 "$check_bin" "$work/m" --json
+json_check 'r["ok"] is True and r["docs"] == 200 and r["segments"] == 2'
+run 0 "$dump_bin" "$work/m" --ids
+[ "$(sort -u "$work/out" | wc -l)" -eq 200 ] || fail "invert-merge: not the 200 ids"
+# --force-merge 1: one segment, with exactly the one-pass index's terms and
+# postings (field statistics from invert-check).
+run 0 "$merge_bin" "$work/m1" "$work/h1" "$work/h2" --force-merge 1
+out_has 'inputs       2 indexes: 200 documents in 2 segments'
+out_has 'force-merge  to at most 1 segment in '
+out_has 'after        generation '
+run 0 "$check_bin" "$work/m1" --json
+json_check 'r["ok"] is True and r["docs"] == 200 and r["segments"] == 1'
+python3 - "$work/out" "$work/full.check" <<'PY' || fail "force-merged fields differ from the one-pass index's"
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+sys.exit(0 if a["fields"] == b["fields"] else 1)
+PY
+run 0 "$dump_bin" "$work/m1" --ids
+[ "$(sort -u "$work/out" | wc -l)" -eq 200 ] || fail "--force-merge 1: not the 200 ids"
+# OUT exists: refused without --append; with it, the documents add up.
+run 0 "$dump_bin" "$work/m" --ids
+cp "$work/out" "$work/m-ids"
+run 1 "$merge_bin" "$work/m" "$work/h1"
+err_has "$work/m already holds an index (generation "
+err_has 'use --append to add to it or --overwrite to replace it'
+run 0 "$merge_bin" "$work/m" "$work/h1" --append --json
+json_check 'r["docs_before"] == 200 and r["docs"] == 300 and r["created"] is False'
+run 0 "$check_bin" "$work/m" --json
+json_check 'r["ok"] is True and r["docs"] == 300'
+# Usage errors and bad inputs: nothing is created.
+run 2 "$merge_bin" "$work/m2"
+err_has 'IN'
+run 2 "$merge_bin" "$work/m2" "$work/h1" --force-merge 0
+err_has '--force-merge: value 0 not in range [1 - 1000000]'
+run 2 "$merge_bin" "$work/m2" "$work/h1" --merge-policy lazy
+err_has '--merge-policy'
+run 2 "$merge_bin" "$work/m2" "$work/h1" --append --overwrite
+run 1 "$merge_bin" "$work/m2" "$work/h1" "$work/no-such"
+err_has "invert-merge: input index $work/no-such is not a directory"
+run 1 "$merge_bin" "$work/m2" "$work/h1" "$work/gen.lines"
+err_has "is not a directory"
+mkdir "$work/empty"
+run 1 "$merge_bin" "$work/m2" "$work/empty"
+err_has "cannot read the input index $work/empty: "
+run 1 "$merge_bin" "$work/h1" "$work/h1" --append
+err_has "is OUT itself"
+[ ! -e "$work/m2" ] || fail "a refused invert-merge created its output"
+# A schema that disagrees (body with term vectors): refused, OUT unchanged.
+run 0 "$index_bin" "$work/half1.lines" --index "$work/htv" --ram-mb 8 --term-vectors
+run 1 "$merge_bin" "$work/m1" "$work/htv" --append
+err_has 'body'
+run 0 "$check_bin" "$work/m1" --json
+json_check 'r["ok"] is True and r["docs"] == 200 and r["segments"] == 1'
+
+# --update-key: indexing the sample twice leaves one pass's documents; within
+# one run a later document replaces an earlier one (still in RAM).
+run 0 "$index_bin" "$sample" --index "$work/up" --ram-mb 8 --update-key id --json
+json_check 'r["docs"] == 200 and r["index_docs"] == 200 and r["update_key"] == "id"'
+run 0 "$index_bin" "$sample" --index "$work/up" --ram-mb 8 --update-key id --append --json
+json_check 'r["docs"] == 200 and r["index_docs"] == 200 and r["deleted_docs"] == 200'
+run 0 "$check_bin" "$work/up" --json
+json_check 'r["ok"] is True and r["docs"] == 200'
+run 0 "$dump_bin" "$work/up" --ids
+[ "$(sort -u "$work/out" | wc -l)" -eq 200 ] || fail "--update-key: not the 200 ids"
+[ "$(wc -l < "$work/out")" -eq 200 ] || fail "--update-key: an id appears twice"
+{
+  printf 'FIELDS_HEADER_INDICATOR###\tid\tdoctitle\tdocdate\tbody\n'
+  printf 'x\told title\td\tfirst body\n'
+  printf 'y\tother\td\tanother body\n'
+  printf 'x\tnew title\td\tsecond body\n'
+} > "$work/dup.lines"
+run 0 "$index_bin" "$work/dup.lines" --index "$work/dup" --ram-mb 8 --update-key id --threads 1
+out_has 'deletes      1 document deleted (replaced by --update-key id)'
+out_has 'the index holds 2 documents'
+run 0 "$dump_bin" "$work/dup" --docs
+out_has 'title=new title'
+out_lacks 'title=old title'
+run 2 "$index_bin" "$sample" --index "$work/u" --update-key title
+err_has 'invert-index: --update-key "title" is analyzed text'
+err_has 'use a keyword field: id'
+run 2 "$index_bin" "$sample" --index "$work/u" --update-key date
+err_has '"date" is stored only, not indexed'
+run 2 "$index_bin" "$sample" --index "$work/u" --update-key nope
+err_has '"nope" is not a field of line documents (id, title, date, body)'
+
+# --delete-ids: deletes by id (CRLF and empty lines allowed; an id that
+# matches nothing is no error), then commits.
+printf 'd1\nd2\r\n\nd3\nnot-there\n' > "$work/ids.txt"
+run 0 "$index_bin" --delete-ids "$work/ids.txt" --index "$work/up" --json
+json_check 'r["deleted_docs"] == 3 and r["index_docs"] == 197 and r["delete_ids"] == 4'
+json_check 'r["ok"] is True and r["committed"] is True and r["docs"] == 0'
+run 0 "$check_bin" "$work/up" --json
+json_check 'r["ok"] is True and r["docs"] == 197'
+run 0 "$dump_bin" "$work/up" --ids
+! grep -qxE 'd1|d2|d3' "$work/out" || fail "--delete-ids left a deleted id"
+[ "$(wc -l < "$work/out")" -eq 197 ] || fail "--delete-ids: expected 197 ids"
+printf 'd4\n' > "$work/ids2.txt"
+run 0 "$index_bin" --delete-ids "$work/ids2.txt" --index "$work/up" --force-merge 1
+out_has 'deleted      1 document matching 1 value read from '
+out_has 'the index holds 196 documents'
+out_has 'force-merge  to at most 1 segment in '
+run 0 "$check_bin" "$work/up" --json
+json_check 'r["ok"] is True and r["docs"] == 196 and r["segments"] == 1'
+printf 'd5\n\xff\xfe\n' > "$work/bad-ids.txt"
+run 1 "$index_bin" --delete-ids "$work/bad-ids.txt" --index "$work/up"
+err_has 'line 2 is not valid UTF-8 at byte 0'
+out_has 'rolled back: the deletes of this run (1 value) were discarded'
+run 0 "$check_bin" "$work/up" --json
+json_check 'r["docs"] == 196'
+run 2 "$index_bin" "$sample" --index "$work/up" --delete-ids "$work/ids.txt"
+err_has 'INPUT'
+err_has '--delete-ids'
+run 2 "$index_bin" --delete-ids "$work/ids.txt" --index "$work/up" --overwrite
+err_has '--overwrite'
+run 2 "$index_bin" --index "$work/up"
+err_has 'INPUT is required (or --delete-ids FILE to delete documents)'
+run 1 "$index_bin" --delete-ids "$work/no-such-ids" --index "$work/up"
+err_has "--delete-ids: cannot open $work/no-such-ids"
+run 1 "$index_bin" --delete-ids "$work/ids.txt" --index "$work/no-such-index"
+err_has "cannot open the index in $work/no-such-index"
+[ ! -e "$work/no-such-index/segments_1" ] || fail "--delete-ids created an index"
+
+# --merge-policy and --force-merge in invert-index: two appends without
+# merges make two segments; a third with --force-merge 1 leaves one.
+run 0 "$index_bin" "$work/half1.lines" --index "$work/fm" --ram-mb 8 --merge-policy none
+run 0 "$index_bin" "$work/half2.lines" --index "$work/fm" --ram-mb 8 --merge-policy none --append
+run 0 "$check_bin" "$work/fm" --json
+json_check 'r["segments"] == 2'
+run 0 "$index_bin" "$work/half1.lines" --index "$work/fm" --ram-mb 8 --append --force-merge 1 --json
+json_check 'r["force_merge"] == 1 and r["final_segments"] == 1 and r["index_docs"] == 300'
+json_check 'r["merges"] >= 1 and r["merge_bytes_written"] > 0 and r["force_merge_seconds"] >= 0'
+run 0 "$check_bin" "$work/fm" --json
+json_check 'r["ok"] is True and r["segments"] == 1 and r["docs"] == 300'
+run 2 "$index_bin" "$sample" --index "$work/u" --merge-policy lazy
+err_has '--merge-policy'
+run 2 "$index_bin" "$sample" --index "$work/u" --force-merge 0
+err_has '--force-merge: value 0 not in range [1 - 1000000]'
+[ ! -e "$work/u" ] || fail "a usage error created the index directory"
 echo "cli test passed"

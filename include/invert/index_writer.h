@@ -166,16 +166,16 @@ struct IndexWriterStats {
   uint64_t commit_generation = 0;  // of the last commit (0: none yet)
   uint64_t committed_docs = 0;     // documents in the last commit (deleted ones excluded)
   // Deletes and updates.
-  uint64_t delete_terms = 0;       // DeleteDocuments / UpdateDocument terms buffered since Open
-  uint64_t docs_deleted = 0;       // documents those deletes (and DeleteAll) removed, since Open
+  uint64_t delete_terms = 0;  // DeleteDocuments / UpdateDocument terms buffered since Open
+  uint64_t docs_deleted = 0;  // documents those deletes (and DeleteAll) removed, since Open
   // Merges.
-  uint64_t merges_done = 0;        // since Open
-  uint64_t merges_aborted = 0;     // cancelled by Close/Rollback/DeleteAll, or failed
-  uint64_t merged_docs = 0;        // documents written by merges
+  uint64_t merges_done = 0;     // since Open
+  uint64_t merges_aborted = 0;  // cancelled by Close/Rollback/DeleteAll, or failed
+  uint64_t merged_docs = 0;     // documents written by merges
   uint64_t merge_bytes_read = 0;
   uint64_t merge_bytes_written = 0;
-  double merge_seconds = 0;        // time inside merges, all merge threads
-  int running_merges = 0;          // now
+  double merge_seconds = 0;  // time inside merges, all merge threads
+  int running_merges = 0;    // now
   // Segments (flushed or merged, committed or not) of the index now.
   uint64_t segments = 0;
 };
@@ -257,12 +257,14 @@ class INVERT_EXPORT IndexWriter {
   // ---- Adding other indexes (docs/merges.md)
   //
   // Copies the segments of the newest commit of each index at `paths` into
-  // this one under new segment names (hard links where the file system
-  // allows, copies otherwise), with their deletions; visible at the next
-  // commit. Each index's schema must agree with this one's (same field
-  // names with the same types; new fields are added): kInvalidArgument
-  // naming the field otherwise, and nothing is added. The other indexes are
-  // only read (no lock taken): they must not change meanwhile.
+  // this one under new segment names, with their deletions; visible at the
+  // next commit. Every file is rewritten (each carries its segment's id,
+  // which must be one of this index: docs/safety.md), its checksum verified
+  // on the way; then ForceMerge(1) gives one segment if wanted. Documents
+  // and commits of this writer wait while it runs. Each index's schema must agree with this one's
+  // (same field names with the same types; new fields are added): kInvalidArgument naming the field
+  // otherwise, and nothing is added. The other indexes are only read (no lock taken): they must not
+  // change meanwhile.
   virtual absl::Status AddIndexes(const std::vector<std::string>& paths) = 0;
 
   virtual IndexWriterStats stats() const = 0;

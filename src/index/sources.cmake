@@ -22,6 +22,7 @@ target_sources(invert_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/terms_enum_impl.cc
   ${CMAKE_CURRENT_LIST_DIR}/index_writer.cc
   ${CMAKE_CURRENT_LIST_DIR}/merge_policy.cc
+  ${CMAKE_CURRENT_LIST_DIR}/buffered_deletes.cc
   ${CMAKE_CURRENT_LIST_DIR}/segment_copy.cc
   ${CMAKE_CURRENT_LIST_DIR}/segment_flush.cc
   ${CMAKE_CURRENT_LIST_DIR}/segment_merger.cc

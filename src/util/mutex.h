@@ -1,5 +1,6 @@
-// Mutex and MutexLock: a std::mutex carrying Clang's thread-safety
-// annotations (GUARDED_BY and friends work on it as on absl::Mutex).
+// Mutex, MutexLock and CondVar: a std::mutex carrying Clang's thread-safety
+// annotations (GUARDED_BY and friends work on it as on absl::Mutex), and a
+// condition variable waiting on it.
 //
 // Why not absl::Mutex: Debian's Abseil is a prebuilt library, not built with
 // ThreadSanitizer, so TSan cannot see absl::Mutex's synchronization and
@@ -10,6 +11,7 @@
 #ifndef INVERT_UTIL_MUTEX_H_
 #define INVERT_UTIL_MUTEX_H_
 
+#include <condition_variable>
 #include <mutex>
 
 #include "absl/base/thread_annotations.h"
@@ -22,7 +24,23 @@ class ABSL_LOCKABLE Mutex {
   void Unlock() ABSL_UNLOCK_FUNCTION() { mu_.unlock(); }
 
  private:
+  friend class CondVar;
   std::mutex mu_;
+};
+
+class CondVar {
+ public:
+  // Releases `mu` while waiting; holds it again on return. Spurious wakeups
+  // happen: wait in a loop over the condition.
+  void Wait(Mutex* mu) ABSL_EXCLUSIVE_LOCKS_REQUIRED(mu) {
+    std::unique_lock<std::mutex> lock(mu->mu_, std::adopt_lock);
+    cv_.wait(lock);
+    lock.release();
+  }
+  void SignalAll() { cv_.notify_all(); }
+
+ private:
+  std::condition_variable cv_;
 };
 
 class ABSL_SCOPED_LOCKABLE MutexLock {

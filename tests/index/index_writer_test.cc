@@ -133,7 +133,9 @@ TEST(IndexWriterTest, SegmentsReadBackAsOneReference) {
   chain_options.analyzer = [] { return NewWhitespaceAnalyzer(); };
   IndexingChain reference(chain_options);
   testing::ScratchDir scratch;
-  auto writer = IndexWriter::Open(scratch.path(), Options());
+  IndexWriterOptions options = Options();
+  options.merge_policy = std::make_shared<NoMergePolicy>();  // every flush stays a segment
+  auto writer = IndexWriter::Open(scratch.path(), options);
   ASSERT_TRUE(writer.ok()) << writer.status();
   for (size_t i = 0; i < corpus.docs.size(); ++i) {
     const Document doc = testing::ToDocument(corpus.docs[i], corpus.types);
