@@ -455,24 +455,27 @@ class IndexWriterImpl final : public IndexWriter {
   // documents: they are all older, buffered_deletes.h).
   absl::Status ApplyQueuedDeletes() ABSL_EXCLUSIVE_LOCKS_REQUIRED(state_mu_) {
     for (SegState& segment : segments_) {
-      uint64_t upto = 0;
-      std::vector<DeleteTerm> deletes = deletes_.Snapshot(segment.resolved_upto, &upto);
-      if (deletes.empty()) {
-        segment.resolved_upto = upto;
-        continue;
-      }
-      if (absl::Status s = EnsureReader(&segment); !s.ok()) return s;
-      if (absl::Status s = EnsureLive(&segment); !s.ok()) return s;
-      LiveDocs live = segment.live != nullptr ? *segment.live : LiveDocs(segment.info.doc_count);
-      absl::StatusOr<uint32_t> deleted = ApplyDeletes(*segment.reader, deletes, {}, &live);
+      if (absl::Status s = ApplyQueuedDeletesTo(&segment); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status ApplyQueuedDeletesTo(SegState* segment) ABSL_EXCLUSIVE_LOCKS_REQUIRED(state_mu_) {
+    uint64_t upto = 0;
+    std::vector<DeleteTerm> deletes = deletes_.Snapshot(segment->resolved_upto, &upto);
+    if (!deletes.empty()) {
+      if (absl::Status s = EnsureReader(segment); !s.ok()) return s;
+      if (absl::Status s = EnsureLive(segment); !s.ok()) return s;
+      LiveDocs live = segment->live != nullptr ? *segment->live : LiveDocs(segment->info.doc_count);
+      absl::StatusOr<uint32_t> deleted = ApplyDeletes(*segment->reader, deletes, {}, &live);
       if (!deleted.ok()) return deleted.status();
       if (*deleted > 0) {
-        segment.live = std::make_shared<const LiveDocs>(std::move(live));
-        segment.live_dirty = true;
+        segment->live = std::make_shared<const LiveDocs>(std::move(live));
+        segment->live_dirty = true;
         stats_.docs_deleted += *deleted;
       }
-      segment.resolved_upto = upto;
     }
+    segment->resolved_upto = upto;
     return absl::OkStatus();
   }
 
@@ -637,6 +640,7 @@ class IndexWriterImpl final : public IndexWriter {
   // files stay, and so do those of every segment the writer holds now and
   // of merges being written. Best effort, throws nothing.
   void DeleteUnreferencedFiles() noexcept ABSL_EXCLUSIVE_LOCKS_REQUIRED(state_mu_) {
+    if (closed_ || write_lock_ == nullptr) return;  // the directory may be another writer's now
     try {
       std::vector<CommitPoint> keep = kept_;
       // Not a commit: its generation must not make older commit points look
@@ -889,7 +893,9 @@ class IndexWriterImpl final : public IndexWriter {
     MutexLock state_lock(&state_mu_);
     stop_merge_threads_ = false;
     merges_paused_ = false;
-    DeleteUnreferencedFiles();  // what aborted merges left
+    // What aborted merges left; a closed writer (the lock released: another
+    // writer may own the directory now) deletes nothing.
+    if (!closed_) DeleteUnreferencedFiles();
   }
 
   // Drops pending merges and asks running ones to stop.
@@ -976,6 +982,13 @@ class IndexWriterImpl final : public IndexWriter {
       if (segment == nullptr) return absl::CancelledError("an input segment is gone");
       if (absl::Status s = EnsureReader(segment); !s.ok()) return s;
       if (absl::Status s = EnsureLive(segment); !s.ok()) return s;
+      // Resolve the inputs up to the same queue position first. The merged
+      // segment inherits the lowest position of its inputs, and a delete
+      // past a segment's position applies to every document of it: that
+      // holds for an input only from the position it was resolved to at its
+      // flush (before it, deletes applied per document number, and an
+      // update's own document must not meet its delete again).
+      if (absl::Status s = ApplyQueuedDeletesTo(segment); !s.ok()) return s;
       readers.push_back(segment->reader);
       lives.push_back(segment->live);
       live_docs += segment->info.doc_count - segment->del_count();

@@ -62,12 +62,12 @@ void ModelDelete(ModelIndex* model, const std::string& field, const std::string&
   });
 }
 
-struct Setup {
+struct WriterSetup {
   TermBytesLayout layout;
   bool merges;  // an eager tiered policy, else NoMergePolicy
 };
 
-IndexWriterOptions Options(const Setup& setup) {
+IndexWriterOptions Options(const WriterSetup& setup) {
   IndexWriterOptions o;
   o.analyzer = [] { return NewWhitespaceAnalyzer(); };
   o.layout = setup.layout;
@@ -169,7 +169,7 @@ void ExpectIndexEquals(const std::string& path, const ModelIndex& model,
   for (const std::string& t : tags) EXPECT_EQ(posted("tag", t), expected("tag", t)) << "tag:" << t;
 }
 
-class DeletesTest : public ::testing::TestWithParam<Setup> {};
+class DeletesTest : public ::testing::TestWithParam<WriterSetup> {};
 
 TEST_P(DeletesTest, RandomOperationsMatchTheModel) {
   Random rng(testing::TestSeed(20261203));
@@ -329,6 +329,78 @@ TEST_P(DeletesTest, DeleteAllIsUndoneByRollbackAndCommittedByCommit) {
   ExpectIndexEquals(path, {{b.uid, b}}, {"words", "other"}, "after DeleteAll");
 }
 
+// Merges every segment not merging already, as soon as there are two.
+class MergeEverythingPolicy final : public MergePolicy {
+ public:
+  std::vector<OneMerge> FindMerges(const std::vector<MergeCandidate>& segments) const override {
+    OneMerge all;
+    for (const MergeCandidate& c : segments) {
+      if (!c.merging) all.segments.push_back(c.name);
+    }
+    if (all.segments.size() < 2) return {};
+    return {all};
+  }
+  std::vector<OneMerge> FindForcedMerges(const std::vector<MergeCandidate>& segments,
+                                         int) const override {
+    return FindMerges(segments);
+  }
+  std::vector<OneMerge> FindForcedDeletesMerges(
+      const std::vector<MergeCandidate>& segments) const override {
+    return FindMerges(segments);
+  }
+  std::string name() const override { return "everything"; }
+};
+
+// Regression: an update's document flushed (by RAM pressure) while the
+// segment holding the old version is not resolved against the update's
+// delete yet, then both merged in the background. The merged segment must
+// not meet the update's delete again (it would delete the new version
+// too, and a reader would see neither).
+TEST(DeletesMergeTest, AMergedUpdateKeepsItsNewDocument) {
+  testing::ScratchDir dir;
+  const std::string path = dir.path() + "/index";
+  IndexWriterOptions o = Options(WriterSetup{TermBytesLayout::kSeparate, true});
+  o.merge_policy = std::make_shared<MergeEverythingPolicy>();
+  o.max_document_mb = 3;
+  auto writer = IndexWriter::Open(path, o);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  ModelDoc x{"x", "k", "t", "old", ""};
+  ASSERT_TRUE(Add(writer->get(), x, nullptr).ok());
+  ASSERT_TRUE((*writer)->Commit().ok());  // segment A = {x}
+  ModelDoc y{"y", "k", "t", "new", std::string(2500000, 'y')};
+  ASSERT_TRUE(Add(writer->get(), y, &y.id).ok());  // deletes k (x), then y
+  ModelDoc z{"z", "k2", "t", "other", std::string(2500000, 'z')};
+  ASSERT_TRUE(Add(writer->get(), z, nullptr).ok());  // no room: {y} is flushed as B
+  ASSERT_GE((*writer)->stats().segments_flushed, 2u);
+  ASSERT_TRUE((*writer)->WaitForMerges().ok());
+  ASSERT_TRUE((*writer)->Commit().ok());
+  ASSERT_TRUE((*writer)->WaitForMerges().ok());
+  ASSERT_TRUE((*writer)->Commit().ok());
+  EXPECT_GE((*writer)->stats().merges_done, 1u);
+  ExpectIndexEquals(path, {{y.uid, y}, {z.uid, z}}, {"old", "new", "other"}, "merged update");
+}
+
+// A closed writer has released the lock: destroying it later must delete
+// nothing, even files of a commit another writer made meanwhile.
+TEST(DeletesMergeTest, AClosedWriterDeletesNothingWhenDestroyed) {
+  testing::ScratchDir dir;
+  const std::string path = dir.path() + "/index";
+  IndexWriterOptions o = Options(WriterSetup{TermBytesLayout::kSeparate, true});
+  auto first = IndexWriter::Open(path, o);
+  ASSERT_TRUE(first.ok());
+  ModelDoc a{"a", "k", "t", "one", ""};
+  ASSERT_TRUE(Add(first->get(), a, nullptr).ok());
+  ASSERT_TRUE((*first)->Close().ok());
+  auto second = IndexWriter::Open(path, o);
+  ASSERT_TRUE(second.ok()) << second.status();
+  ModelDoc b{"b", "k", "t", "two", ""};
+  ASSERT_TRUE(Add(second->get(), b, &b.id).ok());  // a .liv for a's segment, a new segment
+  ASSERT_TRUE((*second)->Commit().ok());
+  first->reset();  // the closed writer goes
+  ExpectIndexEquals(path, {{b.uid, b}}, {"one", "two"}, "after the closed writer went");
+  ASSERT_TRUE((*second)->Close().ok());
+}
+
 // Threads update and delete their own ids (so each thread's order decides
 // the result) while another thread commits at random moments.
 TEST_P(DeletesTest, ThreadsUpdatingTheirOwnIdsWhileCommitting) {
@@ -385,10 +457,10 @@ TEST_P(DeletesTest, ThreadsUpdatingTheirOwnIdsWhileCommitting) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Setups, DeletesTest,
-                         ::testing::Values(Setup{TermBytesLayout::kShared, false},
-                                           Setup{TermBytesLayout::kSeparate, false},
-                                           Setup{TermBytesLayout::kShared, true},
-                                           Setup{TermBytesLayout::kSeparate, true}),
+                         ::testing::Values(WriterSetup{TermBytesLayout::kShared, false},
+                                           WriterSetup{TermBytesLayout::kSeparate, false},
+                                           WriterSetup{TermBytesLayout::kShared, true},
+                                           WriterSetup{TermBytesLayout::kSeparate, true}),
                          [](const auto& info) {
                            return std::string(info.param.layout == TermBytesLayout::kShared
                                                   ? "Shared"
