@@ -26,6 +26,14 @@ picks one operation at random:
             with random bytes ...) are dropped in: they must survive every
             later operation byte for byte and invert-check lists them as not
             part of the index;
+  update    an --append --update-key id run (tiered merges with a small RAM
+            buffer, or none; sometimes --force-merge N) whose input re-uses
+            ids of the index (some several times) besides fresh ones,
+            SIGKILLed at a random moment or left to finish: the index then
+            holds the old ids, or old + new with every id exactly once;
+  delete    a --delete-ids run (sometimes with --force-merge N) over a random
+            subset of the index's ids plus ids it never held, killed or
+            finished likewise: the old ids, or the old ones minus those;
   verify    invert-check passes and invert-dump --ids equals the model.
 The seed is printed first; the same seed replays the same operations, inputs
 and kill delays (where a kill lands still depends on the machine's timing).
@@ -171,6 +179,23 @@ class Harness:
         self.note("input %s: %d docs, %d bytes (%s)" % (os.path.basename(path), n, len(data),
                                                        shape))
         return path, frozenset(ids), len(data)
+
+    def make_input_with_ids(self, tag, ids):
+        """A JSON-lines file with one small document per entry of `ids` (in
+        that order; repeats allowed). Returns (path, bytes)."""
+        lines = []
+        for doc_id in ids:
+            title = " ".join(self.rng.choice(self.paragraphs)[:40].split()[:3])
+            lines.append(json.dumps({"id": doc_id, "title": title,
+                                     "body": self._body(self.rng.random() < 0.05)},
+                                    ensure_ascii=False))
+        path = os.path.join(self.root, "in-%d-%s.jsonl" % (self.cycle, tag))
+        data = ("\n".join(lines) + "\n").encode()
+        with open(path, "wb") as f:
+            f.write(data)
+        self.note("input %s: %d docs (%d distinct ids), %d bytes"
+                  % (os.path.basename(path), len(ids), len(set(ids)), len(data)))
+        return path, len(data)
 
     def estimate_seconds(self, nbytes):
         return self.startup_seconds + nbytes * self.seconds_per_byte
@@ -430,6 +455,93 @@ class Harness:
         self.counts["%s %s" % (mode, outcome)] += 1
         self.kills["%s: %s" % (when, outcome)] += 1
 
+    def merge_args(self):
+        """Merge flags for update and delete runs: many merges, forced or not."""
+        args = ["--merge-policy", self.rng.choice(["tiered", "tiered", "none"])]
+        if self.rng.random() < 0.4:
+            args += ["--force-merge", str(self.rng.choice([1, 1, 2, 3]))]
+        return args
+
+    def run_killed(self, args, nbytes, what):
+        """Runs a writer, SIGKILLed never, after a random delay or when a new
+        segment or commit point shows. Returns (rc, out, err, killed, when)."""
+        estimate = self.estimate_seconds(nbytes) * 2  # merges take longer
+        when = self.rng.choices(["finish", "random", "flush", "commit"], [25, 50, 15, 10])[0]
+        delay = self.rng.uniform(0, estimate) if when == "random" else None
+        before = set(os.listdir(self.dir))
+        old_gen = self.gen
+        segments = self.rng.randint(1, 4)  # kill once this many new segments show
+        watch = {
+            "flush": lambda names: sum(1 for n in names if n.endswith(".si") and
+                                       n not in before) >= segments,
+            "commit": lambda names: any(
+                COMMIT_RE.match(n) and n not in self.foreign and int(n[9:]) > old_gen
+                for n in names),
+        }.get(when)
+        self.note("kill: %s%s" % (when, "" if delay is None else " (%.3f s)" % delay))
+        proc = self.start(args, what)
+        if watch:
+            rc, out, err, killed = self.finish_when(proc, watch)
+        else:
+            rc, out, err, killed = self.finish(proc, kill_after=delay)
+        return rc, out, err, killed, when
+
+    def op_update(self):
+        old_ids, old_gen = self.ids, self.gen
+        existing = sorted(old_ids)
+        reused = self.rng.sample(existing, min(len(existing), self.rng.randint(0, 300)))
+        fresh = ["d%07d-c%d" % (self.next_doc + i, self.cycle)
+                 for i in range(self.rng.randint(0, 400))]
+        self.next_doc += len(fresh)
+        ids = reused + fresh
+        # Some ids several times: only the last version may survive.
+        ids += self.rng.choices(ids, k=len(ids) // 3) if ids else []
+        if not ids:
+            ids = fresh = ["d%07d-c%d" % (self.next_doc, self.cycle)]
+            self.next_doc += 1
+        self.rng.shuffle(ids)
+        path, nbytes = self.make_input_with_ids("u", ids)
+        args = [self.tools["invert-index"], path, "--index", self.dir, "--format", "json",
+                "--json", "--append", "--update-key", "id", "--threads",
+                str(self.rng.randint(1, 2)), "--ram-mb", str(self.rng.choice([4, 4, 8]))]
+        args += self.merge_args()
+        rc, out, err, killed, when = self.run_killed(args, nbytes, "u")
+        if not killed and rc != 0:
+            raise Violation("update run failed (exit %d): %s" % (rc, err.strip()))
+        committed = self.after_writer(old_ids, old_gen, old_ids | frozenset(ids), "update")
+        if not killed and not committed:
+            raise Violation("update run exited 0 but no new commit appeared")
+        outcome = ("completed" if not killed else
+                   "killed after commit" if committed else "killed before commit")
+        self.counts["update %s" % outcome] += 1
+        self.kills["update %s: %s" % (when, outcome)] += 1
+
+    def op_delete(self):
+        old_ids, old_gen = self.ids, self.gen
+        existing = sorted(old_ids)
+        gone = self.rng.sample(existing, min(len(existing), self.rng.randint(0, 200)))
+        absent = ["never-%d" % self.rng.randrange(1 << 30) for _ in range(self.rng.randint(0, 5))]
+        lines = gone + absent + self.rng.choices(gone, k=len(gone) // 4) if gone else absent
+        self.rng.shuffle(lines)
+        path = os.path.join(self.root, "del-%d.txt" % self.cycle)
+        with open(path, "w") as f:
+            f.write("".join(i + ("\r\n" if self.rng.random() < 0.1 else "\n") for i in lines))
+        self.note("delete file %s: %d lines, %d ids of the index"
+                  % (os.path.basename(path), len(lines), len(gone)))
+        args = [self.tools["invert-index"], "--index", self.dir, "--json", "--delete-ids", path,
+                "--ram-mb", "4"] + self.merge_args()
+        rc, out, err, killed, when = self.run_killed(args, 20000 + 50 * len(old_ids), "d")
+        if not killed and rc != 0:
+            raise Violation("delete run failed (exit %d): %s" % (rc, err.strip()))
+        expected = old_ids - frozenset(gone)
+        committed = self.after_writer(old_ids, old_gen, expected, "delete")
+        if not killed and not committed and expected != old_ids:
+            raise Violation("delete run exited 0 but no new commit appeared")
+        outcome = ("completed" if not killed else
+                   "killed after commit" if committed else "killed before commit")
+        self.counts["delete %s" % outcome] += 1
+        self.kills["delete %s: %s" % (when, outcome)] += 1
+
     @staticmethod
     def report_generation(out):
         """The commit generation in invert-index's --json report."""
@@ -648,7 +760,8 @@ class Harness:
     # ---- the loop ----
 
     OPS = (("append", op_append, 35), ("writer2", op_second_writer, 20),
-           ("corrupt", op_corrupt, 20), ("foreign", op_foreign, 10), ("verify", op_verify, 15))
+           ("corrupt", op_corrupt, 20), ("foreign", op_foreign, 10), ("update", op_update, 20),
+           ("delete", op_delete, 10), ("verify", op_verify, 15))
 
     def setup(self):
         path, ids, _ = self.make_input("setup", "small")
