@@ -50,6 +50,7 @@ void PostingsWriter::StartField(const FieldInfo& field) {
   has_offsets_ = HasOffsets(field.type.index_options);
   has_payloads_ = field.type.payloads && has_positions_;
   dict_.clear();
+  dict_start_ = tim_out_->file_pointer();
   TermDictOptions options;
   options.has_pos_offsets = has_positions_;
   options.has_pay_offsets = false;
@@ -164,7 +165,12 @@ absl::Status PostingsWriter::FinishTerm(std::string_view term) {
   field_stats_.sum_total_term_freq += stats_.total_term_freq;
   if (!doc_out_->ok()) return doc_out_->status();
   if (!pos_out_->ok()) return pos_out_->status();
-  return dict_writer_->Add(term, stats_);
+  if (absl::Status s = dict_writer_->Add(term, stats_); !s.ok()) return s;
+  if (dict_.size() >= kDictDrainBytes) {
+    dict_writer_->Drain(
+        [this](std::string_view bytes) { tim_out_->WriteBytes(bytes.data(), bytes.size()); });
+  }
+  return absl::OkStatus();
 }
 
 absl::Status PostingsWriter::FinishField(uint32_t doc_count) {
@@ -175,10 +181,10 @@ absl::Status PostingsWriter::FinishField(uint32_t doc_count) {
   }
   field_stats_.doc_count = doc_count;
   if (absl::Status s = dict_writer_->Finish(); !s.ok()) return s;
-  const uint64_t offset = tim_out_->file_pointer();
   tim_out_->WriteBytes(dict_.data(), dict_.size());
-  directory_.push_back({field_stats_, {offset, dict_.size()}});
+  directory_.push_back({field_stats_, {dict_start_, tim_out_->file_pointer() - dict_start_}});
   dict_.clear();
+  if (dict_.capacity() > 4 * kDictDrainBytes) std::string().swap(dict_);
   dict_writer_.reset();
   return tim_out_->status();
 }
@@ -364,7 +370,7 @@ bool PostingsCursor::LoadDocBlock() {
   return true;
 }
 
-bool PostingsCursor::NextDoc() {
+bool PostingsCursor::NextDocSlow() {
   if (!status_.ok() || doc_ == kNoMoreDocs) return false;
   if (buf_n_ > 0 && buf_i_ + 1 < buf_n_) {
     doc_pos_start_ += freqs_[buf_i_];
@@ -590,6 +596,40 @@ bool PostingsCursor::NextPosition() {
     end_offset_ = start_offset_ + offset_lengths_[i];
   }
   ++pos_read_;
+  return true;
+}
+
+bool PostingsCursor::CopyPositions(PostingsWriter& out) {
+  if (!status_.ok() || !has_positions_ || doc_ == kNoMoreDocs || pos_read_ != 0) return false;
+  uint64_t index = doc_pos_start_;
+  const uint64_t end = index + freq_;
+  if (end > stats_.total_term_freq) return Fail("position index past the term's positions");
+  while (index < end) {
+    if (decoded_block_ != static_cast<int64_t>(index / kForBlockSize) && !SeekPosition(index)) {
+      return false;
+    }
+    const size_t first = index % kForBlockSize;
+    if (first >= pos_n_) return Fail("position index past its block");
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(end - index, pos_n_ - first));
+    index += n;
+    if (!has_payloads_) {
+      out.AddPositionDeltaRun(&pos_deltas_[first], &start_deltas_[first], &offset_lengths_[first],
+                              n);
+      continue;
+    }
+    for (size_t i = first; i < first + n; ++i) {
+      std::string_view payload;
+      if (has_payloads_) {
+        if (uint64_t{payload_starts_[i]} + payload_lengths_[i] > payload_blob_.size()) {
+          return Fail("payload past its block");
+        }
+        payload = {reinterpret_cast<const char*>(payload_blob_.data()) + payload_starts_[i],
+                   payload_lengths_[i]};
+      }
+      out.AddPositionDeltas(pos_deltas_[i], payload, start_deltas_[i], offset_lengths_[i]);
+    }
+  }
+  pos_read_ = freq_;
   return true;
 }
 

@@ -37,6 +37,7 @@
 #ifndef INVERT_CODEC_POSTINGS_FORMAT_H_
 #define INVERT_CODEC_POSTINGS_FORMAT_H_
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -111,6 +112,42 @@ class PostingsWriter {
     }
     if (++pos_n_ == kForBlockSize) EmitPosBlock();
   }
+  // AddPosition with the deltas as stored: `position_delta` from the doc's
+  // previous position (from 0 for its first), `start_delta` from its
+  // previous start offset (likewise), `length` = end - start. Used by
+  // PostingsCursor::CopyPositions; a doc's positions all come one way.
+  // The same for n positions without payloads. REQUIRES: the field has no
+  // payloads.
+  void AddPositionDeltaRun(const uint32_t* position_deltas, const uint32_t* start_deltas,
+                           const uint32_t* lengths, size_t n) {
+    while (n > 0) {
+      const size_t m = std::min(n, kForBlockSize - pos_n_);
+      std::copy_n(position_deltas, m, &pos_deltas_[pos_n_]);
+      if (has_offsets_) {
+        std::copy_n(start_deltas, m, &start_deltas_[pos_n_]);
+        std::copy_n(lengths, m, &offset_lengths_[pos_n_]);
+        start_deltas += m;
+        lengths += m;
+      }
+      position_deltas += m;
+      n -= m;
+      pos_n_ += m;
+      if (pos_n_ == kForBlockSize) EmitPosBlock();
+    }
+  }
+  void AddPositionDeltas(uint32_t position_delta, std::string_view payload, uint32_t start_delta,
+                         uint32_t length) {
+    pos_deltas_[pos_n_] = position_delta;
+    if (has_payloads_) {
+      payload_lengths_[pos_n_] = static_cast<uint32_t>(payload.size());
+      payload_bytes_.append(payload);
+    }
+    if (has_offsets_) {
+      start_deltas_[pos_n_] = start_delta;
+      offset_lengths_[pos_n_] = length;
+    }
+    if (++pos_n_ == kForBlockSize) EmitPosBlock();
+  }
   absl::Status FinishTerm(std::string_view term);
   // `doc_count`: documents having the field. A field that got no term is
   // left out of the dictionary file, as if never started.
@@ -122,6 +159,12 @@ class PostingsWriter {
   // Bytes written to .doc / .pos / .tim so far.
   uint64_t doc_bytes() const { return doc_out_->file_pointer(); }
   uint64_t pos_bytes() const { return pos_out_->file_pointer(); }
+  // Memory held beyond the fixed-size block buffers: the dictionary not yet
+  // drained, its writer's block and index, and the buffered payload bytes.
+  size_t buffered_bytes() const {
+    return dict_.capacity() + payload_bytes_.capacity() +
+           (dict_writer_ != nullptr ? dict_writer_->buffered_bytes() : 0);
+  }
 
  private:
   PostingsWriter() = default;
@@ -143,7 +186,12 @@ class PostingsWriter {
   bool has_positions_ = false;
   bool has_offsets_ = false;
   bool has_payloads_ = false;
+  // The field's dictionary streams through dict_ into the .tim: drained
+  // whenever it holds kDictDrainBytes, so only about that much of it, plus
+  // the dictionary's block index, is in memory.
+  static constexpr size_t kDictDrainBytes = 64 * 1024;
   std::string dict_;
+  uint64_t dict_start_ = 0;  // .tim offset of the field's dictionary
   std::unique_ptr<TermDictWriter> dict_writer_;
   FieldTermsStats field_stats_;
 
@@ -184,7 +232,19 @@ class PostingsCursor {
   void Reset(const TermStats& stats);
 
   // Moves to the next doc; false at the end or on error (see status()).
-  bool NextDoc();
+  bool NextDoc() {
+    // Fast path: the next doc is in the buffered block (a failed cursor has
+    // an empty buffer; an exhausted one is at kNoMoreDocs).
+    if (buf_i_ + 1 < buf_n_ && doc_ != kNoMoreDocs) {
+      doc_pos_start_ += freqs_[buf_i_];
+      ++buf_i_;
+      doc_ = docs_[buf_i_];
+      freq_ = freqs_[buf_i_];
+      pos_read_ = 0;
+      return true;
+    }
+    return NextDocSlow();
+  }
   // Moves to the first doc >= target (never backwards); false if none.
   // Skips whole blocks using their headers without decoding them.
   bool Advance(uint32_t target);
@@ -199,6 +259,14 @@ class PostingsCursor {
   uint32_t start_offset() const { return start_offset_; }
   uint32_t end_offset() const { return end_offset_; }
   std::string_view payload() const { return payload_; }
+
+  // Appends all freq() positions of the current doc to `out`'s current doc
+  // (AddPositionDeltas: their deltas, payloads and offsets as stored, never
+  // turned into absolute values), block by block: what a merge does with
+  // the positions of each doc it keeps. REQUIRES: positions indexed, none of
+  // this doc's read yet, and `out`'s field has the same index options and
+  // payloads flag. False on corrupt data (see status()).
+  bool CopyPositions(PostingsWriter& out);
 
   const absl::Status& status() const { return status_; }
   // Doc blocks passed over by Advance() without being decoded.
@@ -221,6 +289,7 @@ class PostingsCursor {
 
  private:
   bool Fail(const char* what);
+  bool NextDocSlow();
   bool LoadDocBlock();
   bool ReadSkipHeader(uint32_t* last_delta, uint32_t* bytes, uint32_t* freq_sum,
                       uint32_t* pos_fp_delta);

@@ -111,7 +111,7 @@ absl::Status TermDictWriter::Finish() {
   if (finished_) return absl::FailedPreconditionError("TermDictWriter::Finish called twice");
   finished_ = true;
   if (block_entries_ > 0) FlushBlock();
-  const uint64_t index_offset = out_->size() - start_;
+  const uint64_t index_offset = out_->size() - start_ + drained_;
   std::string footer;
   PutFixed64(&footer, term_count_);
   PutFixed64(&footer, index_offset);

@@ -57,9 +57,30 @@ class TermDictWriter {
   // Writes the last block, the index and the footer. Call once.
   absl::Status Finish();
 
+  // Streaming: hands the dictionary's bytes still in *out (its finished
+  // blocks; nothing before Add() filled a block) to `sink`, in order, and
+  // removes them from *out, so that a caller writing the dictionary to a
+  // file holds about one block instead of the whole dictionary. The bytes
+  // are exactly those a single Finish() would have left in *out. Offsets stay
+  // relative to the dictionary's first byte, wherever the caller put it.
+  template <typename Sink>
+  void Drain(Sink&& sink) {
+    const size_t n = out_->size() - start_;
+    if (n == 0) return;
+    sink(std::string_view(*out_).substr(start_, n));
+    out_->resize(start_);
+    drained_ += n;
+  }
+
   uint64_t term_count() const { return term_count_; }
-  // Bytes appended to *out so far (all of the dictionary after Finish()).
-  size_t bytes_written() const { return out_->size() - start_; }
+  // Memory held besides *out: the block being built and the index.
+  size_t buffered_bytes() const {
+    return block_.capacity() + index_.capacity() + last_term_.capacity() +
+           block_first_term_.capacity() + last_first_term_.capacity();
+  }
+  // Bytes of the dictionary so far, drained ones included (all of it after
+  // Finish()).
+  size_t bytes_written() const { return out_->size() - start_ + drained_; }
 
  private:
   absl::Status CheckAdd(std::string_view term, const TermStats& stats) const;
@@ -67,6 +88,7 @@ class TermDictWriter {
 
   std::string* out_;
   size_t start_;
+  size_t drained_ = 0;  // bytes handed to Drain's sink
   TermDictOptions options_;
   absl::Status options_status_;
   bool finished_ = false;

@@ -41,6 +41,7 @@
 #include "codec/term_vectors_format.h"
 #include "index/segment_flush.h"
 #include "invert/version.h"
+#include "store/index_output.h"
 #include "util/absl_compat.h"
 
 namespace invert {
@@ -132,6 +133,19 @@ class MergeOutput final : public Directory {
   double throttled_ = 0;
 };
 
+uint64_t KeyOf(std::string_view term) {
+  uint64_t key = 0;
+  const size_t n = std::min<size_t>(term.size(), 8);
+  for (size_t i = 0; i < n; ++i) key |= uint64_t{static_cast<uint8_t>(term[i])} << (56 - 8 * i);
+  return key;
+}
+
+// For MergeStats::peak_memory_bytes: an IndexOutput's buffer, and what an
+// input's reader holds decoded when documents are re-added (one block of the
+// default size).
+constexpr int64_t kOutputBufferBytes = IndexOutput::kDefaultBufferSize;
+constexpr int64_t kInputBlockBytes = 60 * 1024;
+
 // Live documents handed to a reader at once when documents are re-added.
 constexpr size_t kDocChunk = 128;
 
@@ -155,6 +169,9 @@ struct Input {
 struct TermSource {
   uint32_t input;
   uint32_t local_field;
+  // The current term's first 8 bytes, zero-padded, big-endian: keys compare
+  // as the terms do, except that equal keys need the terms compared.
+  uint64_t key = 0;
   TermDictCursor terms;
   PostingsCursor postings;  // Reset() for each term
   // Documents of this input having the field, when it has deletions (else
@@ -365,7 +382,7 @@ absl::Status Merger::MergeField(PostingsWriter& pw, const FieldInfo& field) {
     const FieldTermsStats* stats = in.segment->TermsStats(lf);
     if (dict == nullptr || stats == nullptr) continue;
     sources.push_back(
-        TermSource{i, lf, dict->NewCursor(), in.segment->Postings(lf, TermStats{}), {}});
+        TermSource{i, lf, 0, dict->NewCursor(), in.segment->Postings(lf, TermStats{}), {}});
     if (in.live == nullptr) {
       doc_count += stats->doc_count;
     } else {
@@ -375,11 +392,13 @@ absl::Status Merger::MergeField(PostingsWriter& pw, const FieldInfo& field) {
     held += static_cast<int64_t>(sizeof(TermSource)) + dict->block_terms() * 64;
   }
   if (sources.empty()) return absl::OkStatus();
-  Held(held + static_cast<int64_t>(sizeof(PostingsWriter)));
+  held += static_cast<int64_t>(sizeof(PostingsWriter) + 3 * kOutputBufferBytes);
+  Held(held);
 
   // Min-heap on (term, input): equal terms come out in input order, which
   // is merged doc id order.
   auto after = [](const TermSource* a, const TermSource* b) {
+    if (a->key != b->key) return a->key > b->key;
     const int c = a->terms.term().compare(b->terms.term());
     return c > 0 || (c == 0 && a->input > b->input);
   };
@@ -394,6 +413,7 @@ absl::Status Merger::MergeField(PostingsWriter& pw, const FieldInfo& field) {
                        absl::StrCat("field \"", field.name, "\": ", next.status().message())));
     }
     if (*next) {
+      s.key = KeyOf(s.terms.term());
       heap.push_back(&s);
       std::push_heap(heap.begin(), heap.end(), after);
     }
@@ -414,7 +434,8 @@ absl::Status Merger::MergeField(PostingsWriter& pw, const FieldInfo& field) {
     group.push_back(heap.back());
     heap.pop_back();
     const std::string_view term = group[0]->terms.term();
-    while (!heap.empty() && heap.front()->terms.term() == term) {
+    const uint64_t key = group[0]->key;
+    while (!heap.empty() && heap.front()->key == key && heap.front()->terms.term() == term) {
       std::pop_heap(heap.begin(), heap.end(), after);
       group.push_back(heap.back());
       heap.pop_back();
@@ -443,6 +464,7 @@ absl::Status Merger::MergeField(PostingsWriter& pw, const FieldInfo& field) {
   for (const TermSource& s : sources) {
     for (uint64_t word : s.has_field) doc_count += static_cast<uint32_t>(std::popcount(word));
   }
+  Held(held + static_cast<int64_t>(pw.buffered_bytes()));  // the dictionary at its largest
   return pw.FinishField(doc_count);
 }
 
@@ -453,13 +475,6 @@ absl::Status Merger::CopyPostings(PostingsWriter& pw, TermSource& s, bool positi
   PostingsCursor& c = s.postings;
   c.Reset(s.terms.stats());
   const uint32_t doc_count = in.doc_count;
-  auto copy_positions = [&](uint32_t freq) {
-    for (uint32_t k = 0; k < freq; ++k) {
-      if (!c.NextPosition()) return false;
-      pw.AddPosition(c.position(), c.start_offset(), c.end_offset(), c.payload());
-    }
-    return true;
-  };
   if (in.live == nullptr) {
     const uint32_t base = in.doc_base;
     while (c.NextDoc()) {
@@ -470,7 +485,7 @@ absl::Status Merger::CopyPostings(PostingsWriter& pw, TermSource& s, bool positi
       const uint32_t freq = c.freq();
       pw.AddDoc(base + doc, freq);
       ++*added;
-      if (positions && !copy_positions(freq)) break;
+      if (positions && !c.CopyPositions(pw)) break;
     }
   } else {
     const uint32_t* map = (*doc_maps_)[s.input].data();
@@ -486,7 +501,7 @@ absl::Status Merger::CopyPostings(PostingsWriter& pw, TermSource& s, bool positi
       const uint32_t freq = c.freq();
       pw.AddDoc(merged, freq);
       ++*added;
-      if (positions && !copy_positions(freq)) break;
+      if (positions && !c.CopyPositions(pw)) break;
     }
   }
   if (!c.status().ok()) return c.status();
@@ -503,7 +518,7 @@ absl::Status Merger::MergeNorms(std::vector<std::string>* files) {
   for (const FieldInfo& field : fields_) {
     if (field.type.has_norms()) norm_fields.push_back(field.number);
   }
-  Held(base_memory_ + int64_t{kNormsFillChunk});
+  Held(base_memory_ + int64_t{kNormsFillChunk} + kOutputBufferBytes);
   // Where the next merged doc comes from; fill() is called with
   // consecutive ranges of each field from doc 0.
   size_t input = 0;
@@ -571,6 +586,7 @@ absl::Status Merger::MergeStored(std::vector<std::string>* files) {
   uint64_t copied = 0;
   std::vector<uint32_t> chunk;
   std::vector<StoredFieldValue> remapped;
+  Held(base_memory_ + static_cast<int64_t>(w.buffered_bytes()) + 2 * kOutputBufferBytes);
   absl::Status write_error;
   for (const Input& in : inputs_) {
     if (in.live_count == 0) continue;
@@ -589,7 +605,8 @@ absl::Status Merger::MergeStored(std::vector<std::string>* files) {
     uint32_t next = 0;
     while (NextChunk(in, &next, &chunk)) {
       if (cancelled()) return Cancelled();
-      Held(base_memory_ + static_cast<int64_t>(w.buffered_bytes()) + 2 * 60 * 1024);
+      Held(base_memory_ + static_cast<int64_t>(w.buffered_bytes()) + kInputBlockBytes +
+           2 * kOutputBufferBytes);
       absl::Status s;
       if (in.stored_identity) {
         // Numbers agree: the serialized documents go in unparsed (their
@@ -633,6 +650,7 @@ absl::Status Merger::MergeVectors(std::vector<std::string>* files) {
   uint64_t copied = 0;
   std::vector<uint32_t> chunk;
   absl::Status write_error;
+  Held(base_memory_ + static_cast<int64_t>(w.buffered_bytes()) + 2 * kOutputBufferBytes);
   for (const Input& in : inputs_) {
     if (in.live_count == 0) continue;
     const TermVectorsReader& r = in.segment->term_vectors();
@@ -649,7 +667,8 @@ absl::Status Merger::MergeVectors(std::vector<std::string>* files) {
     uint32_t next = 0;
     while (NextChunk(in, &next, &chunk)) {
       if (cancelled()) return Cancelled();
-      Held(base_memory_ + static_cast<int64_t>(w.buffered_bytes()) + 2 * 60 * 1024);
+      Held(base_memory_ + static_cast<int64_t>(w.buffered_bytes()) + kInputBlockBytes +
+           2 * kOutputBufferBytes);
       if (in.vectors_identity) {
         absl::Status s = r.ReadSerialized(chunk, [&](size_t, std::span<const uint8_t> entry) {
           write_error = w.AddSerializedDocument(entry);
