@@ -371,7 +371,6 @@ class IndexWriterImpl final : public IndexWriter {
       segment.info = CommitSegment{name, info->id, info->doc_count, *si_checksum};
       resolved = ResolveFlushedDeletes(&segment, doc_seqs, queue_start);
     }
-    slot->queue_start.store(kNoDocs);  // after the snapshot: trimming kept what it needed
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     MutexLock lock(&state_mu_);
@@ -388,6 +387,10 @@ class IndexWriterImpl final : public IndexWriter {
     stats_.docs_deleted += segment.del_count();
     segment.size_bytes = flush_stats.bytes_written;
     segments_.push_back(std::move(segment));
+    // Only now, under the lock TrimDeletes holds: until the segment is in
+    // segments_ (with its queue position), the slot's start keeps the
+    // deletes it has not seen from being trimmed.
+    slot->queue_start.store(kNoDocs);
     ++stats_.segments_flushed;
     merge_check_needed_.store(true, std::memory_order_relaxed);
     stats_.flushed_bytes += flush_stats.bytes_written;
