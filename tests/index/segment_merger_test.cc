@@ -457,6 +457,79 @@ TEST(SegmentMergerTest, SegmentsOfBothLayoutsMergeAsMixed) {
   EXPECT_EQ(NamedDump(*seg), NamedDump(*ref));
 }
 
+TEST(SegmentMergerTest, LargeDictionariesAndLongPostingsMerge) {
+  // Unique ids (dictionaries of ~0.5 MB, streamed to the .tim in 64 KiB
+  // pieces) and a few words in every document (postings of thousands of
+  // 128-doc blocks), in three segments, one with deletions.
+  Random rng(testing::TestSeed(5151));
+  const FieldType id_type = FieldType::Keyword(/*stored=*/true);
+  const FieldType text_type = FieldType::Text();
+  std::vector<std::string> ids, texts;
+  for (int d = 0; d < 60000; ++d) {
+    ids.push_back("id" + std::to_string(rng.Next()));
+    texts.push_back("w" + std::to_string(rng.Uniform(20)) + " x" + std::to_string(rng.Uniform(3)) +
+                    " w" + std::to_string(rng.Uniform(20)));
+  }
+  auto doc_of = [&](int d) {
+    Document doc;
+    doc.Add(Field::Keyword("id", ids[d], id_type));
+    doc.Add(Field::Text("text", texts[d], text_type));
+    return doc;
+  };
+  testing::ScratchDir scratch;
+  auto dir = scratch.Open();
+  std::vector<std::unique_ptr<SegmentReader>> readers;
+  std::vector<LiveDocs> live;
+  IndexingChain reference(ChainOptions(TermBytesLayout::kSeparate));
+  for (int s = 0; s < 3; ++s) {
+    IndexingChain chain(ChainOptions(TermBytesLayout::kSeparate));
+    live.emplace_back(20000);
+    for (int d = s * 20000; d < (s + 1) * 20000; ++d) {
+      ASSERT_TRUE(chain.AddDocument(doc_of(d)).ok());
+      if (s == 1 && rng.Bernoulli(0.3)) {
+        live.back().Delete(static_cast<uint32_t>(d - s * 20000));
+      } else {
+        ASSERT_TRUE(reference.AddDocument(doc_of(d)).ok());
+      }
+    }
+    const std::string name = "_" + std::to_string(s);
+    absl::StatusOr<SegmentInfo> info = FlushSegment(chain, dir.get(), name);
+    ASSERT_TRUE(info.ok()) << info.status();
+    auto reader = SegmentReader::Open(dir.get(), name, info->id);
+    ASSERT_TRUE(reader.ok()) << reader.status();
+    readers.push_back(std::move(*reader));
+  }
+  absl::StatusOr<SegmentInfo> ref_info = FlushSegment(reference, dir.get(), "_ref");
+  ASSERT_TRUE(ref_info.ok()) << ref_info.status();
+  auto ref = SegmentReader::Open(dir.get(), "_ref", ref_info->id);
+  ASSERT_TRUE(ref.ok()) << ref.status();
+
+  MergeOptions options;
+  options.fields = (*ref)->fields();
+  MergeStats stats;
+  std::vector<MergeInput> inputs;
+  for (size_t i = 0; i < readers.size(); ++i) inputs.push_back({readers[i].get(), &live[i]});
+  absl::StatusOr<MergeResult> merged = MergeSegments(inputs, dir.get(), "_m", {}, options, &stats);
+  ASSERT_TRUE(merged.ok()) << merged.status();
+  auto seg = SegmentReader::Open(dir.get(), "_m", merged->info.id);
+  ASSERT_TRUE(seg.ok()) << seg.status();
+  ASSERT_TRUE((*seg)->CheckIntegrity().ok());
+  absl::StatusOr<std::string> want = DumpSegment(**ref);
+  absl::StatusOr<std::string> got = DumpSegment(**seg);
+  ASSERT_TRUE(want.ok() && got.ok());
+  ASSERT_TRUE(*got == *want) << "merged segment differs from the reference flush";
+  ASSERT_EQ(NamedDump(**seg), NamedDump(**ref));
+  EXPECT_GT(stats.terms_dropped, 1000u);
+  EXPECT_EQ(stats.stored_blocks_copied,
+            readers[0]->stored_fields().block_count() + readers[2]->stored_fields().block_count());
+  // The dictionaries were streamed: far less than the ~0.5 MB id dictionary
+  // (and the 240 KB doc maps) was held at once beyond the doc maps.
+  EXPECT_LT(stats.peak_memory_bytes, 240000 + 900000);
+  std::printf("[   INFO   ] %llu terms, peak ~%lld bytes\n",
+              static_cast<unsigned long long>(stats.terms),
+              static_cast<long long>(stats.peak_memory_bytes));
+}
+
 TEST(SegmentMergerTest, FieldsMustMatchTheSchemaByNameAndType) {
   Random rng(testing::TestSeed(7878));
   Fixture fx;
