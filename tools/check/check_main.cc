@@ -1,10 +1,9 @@
 // invert-check INDEX [--json]: verifies every checksum and every invariant of
 // the index's newest commit and prints per-field statistics and deletions
 // (or, with --json, one JSON object: "docs" counts live documents,
-// "deleted_docs" the deleted ones still in the segments). When the index cannot be opened (no commit
-// point, or the newest one cannot be read) it prints the library's cause in
-// full. Exit status 0 iff the index is sound, 1 if it is not, 2 on a usage
-// error.
+// "deleted_docs" the deleted ones still in the segments). When the index cannot be opened (no
+// commit point, or the newest one cannot be read) it prints the library's cause in full. Exit
+// status 0 iff the index is sound, 1 if it is not, 2 on a usage error.
 #include <cstdio>
 #include <string>
 
