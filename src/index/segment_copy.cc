@@ -195,8 +195,9 @@ class Copier {
   }
 
   absl::Status CheckNewName() const {
-    const std::optional<SegmentFileNameParts> parts =
-        ParseSegmentFileName(SegmentFileName(new_name_, "si"));
+    // The parts are views into the name: it must outlive them.
+    const std::string si_name = SegmentFileName(new_name_, "si");
+    const std::optional<SegmentFileNameParts> parts = ParseSegmentFileName(si_name);
     if (!parts.has_value() || parts->segment != new_name_) {
       return absl::InvalidArgumentError(absl::StrCat(
           "cannot copy segment ", segment_.name, ": \"", new_name_,

@@ -37,9 +37,10 @@ void TwoSegments(const std::string& path) {
   ASSERT_TRUE(writer.ok()) << writer.status();
   for (int commit = 0; commit < 2; ++commit) {
     for (int i = 0; i < 10; ++i) {
+      // A Field holds views: the value must outlive the AddDocument call.
+      const std::string id = "id" + std::to_string(commit * 10 + i);
       Document doc;
-      doc.Add(Field::Keyword("id", "id" + std::to_string(commit * 10 + i),
-                             FieldType::Keyword(/*stored=*/true)));
+      doc.Add(Field::Keyword("id", id, FieldType::Keyword(/*stored=*/true)));
       ASSERT_TRUE((*writer)->AddDocument(doc).ok());
     }
     ASSERT_TRUE((*writer)->Commit().ok());
