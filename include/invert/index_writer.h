@@ -174,8 +174,9 @@ struct IndexWriterStats {
   uint64_t merged_docs = 0;     // documents written by merges
   uint64_t merge_bytes_read = 0;
   uint64_t merge_bytes_written = 0;
-  double merge_seconds = 0;  // time inside merges, all merge threads
-  int running_merges = 0;    // now
+  double merge_seconds = 0;      // time inside merges, all merge threads
+  double merge_cpu_seconds = 0;  // CPU time of those threads inside merges
+  int running_merges = 0;        // now
   // Segments (flushed or merged, committed or not) of the index now.
   uint64_t segments = 0;
 };

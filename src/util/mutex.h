@@ -1,6 +1,7 @@
 // Mutex, MutexLock and CondVar: a std::mutex carrying Clang's thread-safety
 // annotations (GUARDED_BY and friends work on it as on absl::Mutex), and a
-// condition variable waiting on it.
+// condition variable waiting on it; and WriterFirstSharedMutex, a shared
+// mutex whose exclusive lockers cannot be starved by shared ones.
 //
 // Why not absl::Mutex: Debian's Abseil is a prebuilt library, not built with
 // ThreadSanitizer, so TSan cannot see absl::Mutex's synchronization and
@@ -13,6 +14,7 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <shared_mutex>
 
 #include "absl/base/thread_annotations.h"
 
@@ -52,6 +54,35 @@ class ABSL_SCOPED_LOCKABLE MutexLock {
 
  private:
   Mutex* mu_;
+};
+
+// A shared mutex that lets a waiting exclusive locker in before shared
+// lockers that come after it. glibc's std::shared_mutex prefers readers: a
+// stream of overlapping shared holders (indexing threads) can keep an
+// exclusive locker (Commit) waiting for ever. Here every locker passes a
+// turnstile first; an exclusive locker holds it until it owns the mutex, so
+// shared lockers arriving meanwhile queue behind it, and only those already
+// past the turnstile finish first.
+//
+// Not recursive in shared mode: a thread that already holds it shared must
+// not lock it shared again (a waiting exclusive locker would deadlock it).
+// Usable with std::unique_lock and std::shared_lock.
+class WriterFirstSharedMutex {
+ public:
+  void lock() {
+    std::lock_guard turn(turnstile_);
+    mu_.lock();
+  }
+  void unlock() { mu_.unlock(); }
+  void lock_shared() {
+    { std::lock_guard turn(turnstile_); }
+    mu_.lock_shared();
+  }
+  void unlock_shared() { mu_.unlock_shared(); }
+
+ private:
+  std::mutex turnstile_;
+  std::shared_mutex mu_;
 };
 
 }  // namespace invert

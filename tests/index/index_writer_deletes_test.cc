@@ -9,6 +9,8 @@
 // model's. Also several threads updating and deleting their own ids while
 // another commits.
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <map>
 #include <set>
 #include <string>
@@ -454,6 +456,44 @@ TEST_P(DeletesTest, ThreadsUpdatingTheirOwnIdsWhileCommitting) {
   ModelIndex all;
   for (const ModelIndex& m : models) all.insert(m.begin(), m.end());
   ExpectIndexEquals(path, all, {"w0", "w1", "w2", "w3", "w4"}, "threads");
+}
+
+// Three threads update nonstop through two in-memory segments, so one is
+// always waiting for a slot while the others hold the commit lock shared:
+// with a reader-preferring lock the shared holders overlap for ever and
+// Commit never gets in. It must get in while they are still going.
+TEST(IndexWriterThreadsTest, CommitIsNotStarvedByIndexingThreads) {
+  testing::ScratchDir dir;
+  IndexWriterOptions options = Options(WriterSetup{TermBytesLayout::kShared, false});
+  options.threads = 2;
+  auto writer = IndexWriter::Open(dir.path() + "/index", options);
+  ASSERT_TRUE(writer.ok());
+  constexpr int kMaxDocsPerThread = 20000;  // a starved Commit ends the test here
+  std::atomic<bool> stop{false};
+  std::atomic<int> docs{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kMaxDocsPerThread && !stop.load(); ++i) {
+        ModelDoc d;
+        d.uid = "u" + std::to_string(t) + "_" + std::to_string(i);
+        d.id = "id" + std::to_string(i % 100);
+        d.tag = "t";
+        d.body = "w";
+        if (i % 40 == 0) d.pad.assign(200000, 'p');
+        ASSERT_TRUE(Add(writer->get(), d, &d.id).ok());
+        docs.fetch_add(1);
+      }
+    });
+  }
+  while (docs.load() < 100) std::this_thread::yield();
+  for (int commit = 0; commit < 3; ++commit) ASSERT_TRUE((*writer)->Commit().ok());
+  const int docs_at_commits = docs.load();
+  stop.store(true);
+  for (std::thread& t : threads) t.join();
+  EXPECT_LT(docs_at_commits, 3 * kMaxDocsPerThread)
+      << "three commits waited until the indexing threads had finished";
+  ASSERT_TRUE((*writer)->Close().ok());
 }
 
 INSTANTIATE_TEST_SUITE_P(Setups, DeletesTest,
