@@ -2,7 +2,8 @@
 // Layout (docs/format.md):
 //   header(kSegmentInfoCodec)            (carries the segment id)
 //   VInt doc_count
-//   String term_bytes_layout             ("shared"/"separate": how it was built)
+//   String term_bytes_layout             ("shared"/"separate": how it was built;
+//                                        "mixed": merged from segments of both)
 //   String created_by                    (e.g. "invert 0.1.0")
 //   VInt file_count
 //   file_count x { String name, VLong length, Fixed64 checksum }

@@ -50,7 +50,7 @@ absl::StatusOr<CommitInventory> IndexFileDeleter::Scan() {
       inventory.other_index.push_back(name);
       continue;
     }
-    for (const CommitSegment& s : commit->segments) known_.insert(s.name);
+    for (const CommitSegment& s : commit->segments) listed_.insert(s.name);
     inventory.readable.push_back(std::move(*commit));
   }
   // A foreign-looking file newer than every readable commit point may be a
@@ -61,6 +61,10 @@ absl::StatusOr<CommitInventory> IndexFileDeleter::Scan() {
   }
   for (uint64_t g : foreign_generations) {
     if (g > newest_readable) allow_leftovers_ = false;
+  }
+  for (const auto& [segment, gen] : inventory.max_del_gen_seen) {
+    uint64_t& seen = del_gen_at_scan_[segment];
+    seen = std::max(seen, gen);
   }
   return inventory;
 }
@@ -81,6 +85,19 @@ bool IndexFileDeleter::HeaderBelongsToIndex(std::string_view file) const {
   SegmentId id;
   std::copy(b.begin() + id_at, b.begin() + id_at + kSegmentIdLength, id.begin());
   return SegmentBelongsToIndex(id, index_id_);
+}
+
+bool IndexFileDeleter::Deletable(const SegmentFileNameParts& parts, std::string_view name) const {
+  if (own_.contains(parts.segment)) return true;  // (a)
+  if (!allow_leftovers_) {
+    // A damaged commit point may list anything that was here at Scan: only
+    // a .liv generation written since then is provably not listed by it.
+    if (parts.del_gen == 0) return false;
+    const auto seen = del_gen_at_scan_.find(parts.segment);
+    return listed_.contains(parts.segment) &&
+           (seen == del_gen_at_scan_.end() || parts.del_gen > seen->second);
+  }
+  return listed_.contains(parts.segment) || HeaderBelongsToIndex(name);  // (b), (c)
 }
 
 std::vector<std::string> IndexFileDeleter::DeleteUnreferenced(
@@ -110,10 +127,7 @@ std::vector<std::string> IndexFileDeleter::DeleteUnreferenced(
     } else if (std::optional<SegmentFileNameParts> parts = ParseSegmentFileName(name)) {
       const bool referenced =
           parts->del_gen > 0 ? live_liv.contains(name) : live.contains(parts->segment);
-      if (!referenced) {
-        remove =
-            known_.contains(Sv(parts->segment)) || (allow_leftovers_ && HeaderBelongsToIndex(name));
-      }
+      if (!referenced) remove = Deletable(*parts, name);
     }
     if (remove) {
       absl::Status s = dir_->DeleteFile(name);

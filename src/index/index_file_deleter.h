@@ -22,6 +22,16 @@
 //                               one newer than every readable commit) is in
 //                               the directory: those may list such files, and
 //                               are kept for a person to inspect with them.
+//                         While such a commit point is there, (b) is off
+//                         too: it may list any file that was in the
+//                         directory when the writer opened it (a .liv
+//                         generation newer than every readable commit's, or
+//                         a segment that readable commits listed before a
+//                         merge replaced it), so only files this writer
+//                         created go: (a), and .liv generations above every
+//                         one seen at Scan. The index keeps those older
+//                         files until the damaged commit point is repaired
+//                         or removed by a person.
 //   _<n>_<gen>.liv        a live-docs file (segment_files.h's scheme): it
 //                         belongs to segment _<n> and is referenced iff a
 //                         kept commit point lists _<n> with del_gen <gen>.
@@ -46,6 +56,7 @@
 
 #include "absl/status/status.h"
 #include "codec/commit_format.h"
+#include "codec/segment_files.h"
 #include "invert/directory.h"
 
 namespace invert {
@@ -74,7 +85,7 @@ class IndexFileDeleter {
   absl::StatusOr<CommitInventory> Scan();
 
   // Rule (a): a segment this writer is creating or created.
-  void AddOwnSegment(std::string_view name) { known_.emplace(name); }
+  void AddOwnSegment(std::string_view name) { own_.emplace(name); }
 
   // Deletes what the rules allow, keeping the commit points `keep`, their
   // segments and the live-docs generation each lists. Called with no flush in progress (the writer
@@ -82,19 +93,28 @@ class IndexFileDeleter {
   // names deleted.
   std::vector<std::string> DeleteUnreferenced(const std::vector<CommitPoint>& keep);
 
-  // True iff rule (c) applies (no damaged commit point was seen).
+  // True iff rules (b) and (c) apply (no damaged commit point was seen).
   bool deletes_leftovers() const { return allow_leftovers_; }
 
  private:
+  // Whether the unreferenced segment file `name` (parsed as `parts`) may
+  // be deleted under the rules above.
+  bool Deletable(const SegmentFileNameParts& parts, std::string_view name) const;
+
   // True iff `file` starts with a codec header whose id belongs to this index.
   bool HeaderBelongsToIndex(std::string_view file) const;
 
   Directory* dir_;
   SegmentId index_id_;
-  // Segment names, rules (a) and (b). A std::set: insertion may throw
-  // (out of memory) and must leave it intact, which Abseil's tables do not.
-  std::set<std::string, std::less<>> known_;
-  bool allow_leftovers_ = true;
+  // Segment names of rule (a) and of rule (b). std::sets: insertion may
+  // throw (out of memory) and must leave them intact, which Abseil's tables
+  // do not.
+  std::set<std::string, std::less<>> own_;
+  std::set<std::string, std::less<>> listed_;
+  // Per segment, the highest .liv generation in the directory at Scan: a
+  // higher one was written by this writer.
+  std::map<std::string, uint64_t, std::less<>> del_gen_at_scan_;
+  bool allow_leftovers_ = true;  // no damaged commit point: rules (b), (c) apply
 };
 
 }  // namespace invert

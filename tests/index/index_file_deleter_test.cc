@@ -140,8 +140,9 @@ TEST_F(IndexFileDeleterLiveDocsTest, LeftoversAndForeignFiles) {
                                                       {"_0_1.liv.bak", "w"}};
   for (const auto& [name, bytes] : foreign) WriteFile(scratch_.path() + "/" + name, bytes);
 
-  // First with a damaged commit point in the directory: rule (c) is off,
-  // rule (b) still holds.
+  // First with a damaged commit point in the directory: rules (b) and (c)
+  // are off, as it may list any file that was here at Scan (_0_5.liv
+  // included); only a generation written after the Scan goes.
   {
     std::ifstream in(scratch_.path() + "/" + a->file_name(), std::ios::binary);
     std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -152,10 +153,11 @@ TEST_F(IndexFileDeleterLiveDocsTest, LeftoversAndForeignFiles) {
     IndexFileDeleter deleter(dir_.get(), base_.index_id);
     ASSERT_TRUE(deleter.Scan().ok());
     EXPECT_FALSE(deleter.deletes_leftovers());
+    ASSERT_TRUE(WriteLiveDocs(dir_.get(), "_0", id0, 6, live).ok());  // after the Scan
     deleter.DeleteUnreferenced({*a});
     EXPECT_EQ(LivFiles(scratch_.path()),
-              (std::set<std::string>{"_0_1.liv", "_9_1.liv", "_8_1.liv", "_7_1.liv", "_0_01.liv",
-                                     "_0_0.liv", "_0.liv"}));
+              (std::set<std::string>{"_0_1.liv", "_0_5.liv", "_9_1.liv", "_8_1.liv", "_7_1.liv",
+                                     "_0_01.liv", "_0_0.liv", "_0.liv"}));
   }
   std::filesystem::remove(scratch_.path() + "/segments_99");
   {

@@ -22,7 +22,9 @@
 #include "gtest/gtest.h"
 #include "index/commit_reader.h"
 #include "invert/check_index.h"
+#include "invert/index_reader.h"
 #include "invert/index_writer.h"
+#include "invert/stored_document.h"
 #include "scratch_dir.h"
 #include "test_seed.h"
 #include "util/absl_compat.h"
@@ -321,6 +323,117 @@ TEST(IndexWriterSafetyTest, DamagedNewestCommitIsRefusedAndNothingIsDeleted) {
   for (const auto& [name, content] : expected) {
     EXPECT_TRUE(now.contains(name)) << name << " was deleted";
   }
+}
+
+// The stored ids of commit `generation` through the public reader (live
+// documents only), or the open error.
+absl::StatusOr<std::set<std::string>> IdsOfGeneration(const std::string& path,
+                                                      uint64_t generation) {
+  IndexReaderOptions options;
+  options.generation = generation;
+  auto reader = IndexReader::Open(path, options);
+  if (!reader.ok()) return reader.status();
+  std::set<std::string> ids;
+  for (uint64_t d = 0; d < (*reader)->max_doc(); ++d) {
+    if ((*reader)->IsDeleted(d)) continue;
+    absl::StatusOr<StoredDocument> doc = (*reader)->Document(d);
+    if (!doc.ok()) return doc.status();
+    if (const std::optional<std::string_view> id = doc->Get("id")) ids.emplace(*id);
+  }
+  return ids;
+}
+
+// Flips one byte of commit point `name`; returns its original bytes.
+std::string DamageCommit(const std::string& path, const std::string& name) {
+  const std::string original = Snapshot(path)[name];
+  std::string damaged = original;
+  damaged[damaged.size() / 2] ^= 0x10;
+  WriteFile(path + "/" + name, damaged);
+  return original;
+}
+
+// Recovering skips a damaged commit point, which may list files no readable
+// commit lists: here the newest .liv generation of a segment. Commits of the
+// recovering writer must not delete it: once the damaged commit point is
+// repaired (its original bytes back), it reads in full.
+TEST(IndexWriterSafetyTest, RecoverKeepsTheLiveDocsOfTheSkippedCommit) {
+  testing::ScratchDir scratch;
+  {
+    auto w = IndexWriter::Open(scratch.path(), Options());
+    ASSERT_TRUE(w.ok()) << w.status();
+    AddDocs(**w, 0, 10);
+    ASSERT_TRUE((*w)->Commit().ok());                      // segments_1: _0
+    ASSERT_TRUE((*w)->DeleteDocuments("id", "id3").ok());  // segments_2: _0_1.liv
+    ASSERT_TRUE((*w)->Commit().ok());
+    ASSERT_TRUE((*w)->DeleteDocuments("id", "id4").ok());  // segments_3: _0_2.liv
+    ASSERT_TRUE((*w)->Close().ok());
+  }
+  const auto before = Snapshot(scratch.path());
+  ASSERT_TRUE(before.contains("_0_2.liv"));
+  ASSERT_TRUE(before.contains("segments_3"));
+  const std::string original = DamageCommit(scratch.path(), "segments_3");
+  {
+    IndexWriterOptions o = Options(OpenMode::kAppend);
+    o.recover = true;
+    auto w = IndexWriter::Open(scratch.path(), o);
+    ASSERT_TRUE(w.ok()) << w.status();
+    EXPECT_EQ((*w)->open_info().generation, 2u);
+    for (int commit = 0; commit < 3; ++commit) {
+      AddDocs(**w, 100 + 10 * commit, 105 + 10 * commit);
+      ASSERT_TRUE((*w)->DeleteDocuments("id", "id" + std::to_string(5 + commit)).ok());
+      ASSERT_TRUE((*w)->Commit().ok());
+    }
+    ASSERT_TRUE((*w)->Close().ok());
+  }
+  const auto after = Snapshot(scratch.path());
+  for (const auto& [name, content] : before) {
+    if (name == "write.lock" || name.starts_with("segments_")) continue;
+    EXPECT_TRUE(after.contains(name)) << name << ", which the skipped commit lists, was deleted";
+  }
+  WriteFile(scratch.path() + "/segments_3", original);
+  absl::StatusOr<std::set<std::string>> ids = IdsOfGeneration(scratch.path(), 3);
+  ASSERT_TRUE(ids.ok()) << ids.status();
+  std::set<std::string> want = Range(0, 10);
+  want.erase("id3");
+  want.erase("id4");
+  EXPECT_EQ(*ids, want);
+}
+
+// The same for whole segments: the recovering writer merges away the
+// segment its commit shares with the skipped one, and commits until the
+// older commit points go. The skipped commit's segments must stay.
+TEST(IndexWriterSafetyTest, RecoverKeepsTheSegmentsOfTheSkippedCommitAfterMergesAndCommits) {
+  testing::ScratchDir scratch;
+  TwoCommits(scratch.path());  // segments_1: _0; segments_2: _0 _1
+  const auto before = Snapshot(scratch.path());
+  const std::string original = DamageCommit(scratch.path(), "segments_2");
+  {
+    IndexWriterOptions o = Options(OpenMode::kAppend);
+    o.recover = true;
+    auto w = IndexWriter::Open(scratch.path(), o);
+    ASSERT_TRUE(w.ok()) << w.status();
+    EXPECT_EQ((*w)->open_info().generation, 1u);
+    AddDocs(**w, 100, 110);
+    ASSERT_TRUE((*w)->ForceMerge(1).ok());
+    for (int commit = 0; commit < 3; ++commit) {
+      AddDocs(**w, 200 + 10 * commit, 205 + 10 * commit);
+      ASSERT_TRUE((*w)->Commit().ok());
+    }
+    ASSERT_TRUE((*w)->ForceMerge(1).ok());
+    ASSERT_TRUE((*w)->Close().ok());
+    auto ids = Ids(scratch.path());
+    ASSERT_TRUE(ids.ok()) << ids.status();
+    EXPECT_EQ(ids->size(), 10u + 10u + 15u);
+  }
+  const auto after = Snapshot(scratch.path());
+  for (const auto& [name, content] : before) {
+    if (name == "write.lock" || name.starts_with("segments_")) continue;
+    EXPECT_TRUE(after.contains(name)) << name << ", which the skipped commit lists, was deleted";
+  }
+  WriteFile(scratch.path() + "/segments_2", original);
+  absl::StatusOr<std::set<std::string>> ids = IdsOfGeneration(scratch.path(), 2);
+  ASSERT_TRUE(ids.ok()) << ids.status();
+  EXPECT_EQ(*ids, Range(0, 20));
 }
 
 TEST(IndexWriterSafetyTest, NewerFormatAndTruncatedCommitsAreNamed) {
