@@ -63,8 +63,34 @@
 // A JSON line must be valid JSON, which includes valid UTF-8 (simdjson checks
 // it while parsing, at no extra cost).
 //
-// Thread safety: none; one thread reads a source at a time. A LineDocSchema
-// is immutable: any number of threads may build documents with it.
+// Blocks (parsing on several threads): NextBlock() moves the next whole lines
+// of the input into a DocBlock without parsing them, and the block's Next()
+// parses them later, on any thread, into exactly what Next() would have
+// returned for them: the same documents, line numbers, ids and "line N:
+// reason" errors, in input order. Threads that share a source take blocks
+// under one lock and parse them outside it:
+//
+//   std::unique_ptr<invert::DocBlock> block = source->NewBlock();  // per thread
+//   for (;;) {
+//     {
+//       std::lock_guard lock(mu);
+//       if (!source->NextBlock(size_t{1} << 20, UINT64_MAX, block.get()).ok()) break;
+//     }
+//     for (auto doc = block->Next(); !absl::IsOutOfRange(doc.status()); doc = block->Next()) {
+//       ...  // a document, or InvalidArgument "line N: reason"
+//     }
+//   }
+//
+// The line-document and JSON-lines sources take a block's lines as the
+// reader splits them (a copy of their bytes, nothing parsed: the field split,
+// the JSON parse and the ids happen in DocBlock::Next()). Any other DocSource
+// gets the default: NextBlock() calls Next() and copies the documents.
+//
+// Thread safety: none for a source; one thread reads it at a time. A
+// DocBlock is used by one thread at a time and refers to nothing of its
+// source, so it can be parsed while the source fills another block. A
+// LineDocSchema is immutable: any number of threads may build documents with
+// it.
 #ifndef INVERT_LINE_DOCS_H_
 #define INVERT_LINE_DOCS_H_
 
@@ -91,6 +117,28 @@ struct SourceDoc {
   uint64_t line_number = 0;  // 1-based physical line of the input
 };
 
+// Whole lines taken from a DocSource by NextBlock(), parsed by Next().
+class INVERT_EXPORT DocBlock {
+ public:
+  virtual ~DocBlock() = default;
+
+  // The next document of the block, with DocSource::Next()'s contract over
+  // the block's lines: InvalidArgumentError ("line N: reason") for a
+  // malformed line, after which Next() goes on with the following line;
+  // absl::OutOfRangeError after the block's last line; any other code for
+  // an error of the source that ended the block (an I/O error). The views
+  // are valid until the next call to Next() or NextBlock() with this block.
+  virtual absl::StatusOr<SourceDoc> Next() = 0;
+
+  // Lines (documents and malformed lines) the block holds: an upper bound on
+  // the documents Next() will return.
+  virtual uint64_t lines() const = 0;
+
+  // The source's bytes_read() right after the block was filled: input bytes
+  // through the end of its last line.
+  virtual uint64_t bytes_read() const = 0;
+};
+
 class INVERT_EXPORT DocSource {
  public:
   virtual ~DocSource() = default;
@@ -107,6 +155,21 @@ class INVERT_EXPORT DocSource {
   // The size of the input when it is a regular file; nullopt for stdin, pipes
   // and other streams.
   virtual std::optional<uint64_t> total_bytes() const = 0;
+
+  // An empty block for NextBlock(); a thread keeps one and reuses it (its
+  // buffers grow to the largest block and stay).
+  virtual std::unique_ptr<DocBlock> NewBlock() const;
+
+  // Replaces the contents of *block with the next lines of the input: at
+  // least one, at most `max_lines`, and no more once the lines taken hold
+  // `bytes` bytes (so a block exceeds `bytes` by less than one line). Blank
+  // lines of JSON lines are skipped and not counted. Returns OK with a
+  // non-empty block; absl::OutOfRangeError at the end of the input; another
+  // code for an error before any line was taken (an error after that ends
+  // the block, and block->Next() returns it). The lines are consumed:
+  // bytes_read() counts them and Next() goes on after them.
+  // REQUIRES: `block` came from this source's NewBlock(); max_lines > 0.
+  virtual absl::Status NextBlock(size_t bytes, uint64_t max_lines, DocBlock* block);
 };
 
 struct DocSourceOptions {

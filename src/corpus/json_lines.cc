@@ -3,7 +3,9 @@
 // (which keeps the SIMDJSON_PADDING bytes after each line readable), so that
 // parsing a line allocates nothing once the parser has grown to the longest
 // line. simdjson validates the whole line, UTF-8 included: a line that is not
-// valid JSON (RFC 8259 requires UTF-8) is rejected as malformed.
+// valid JSON (RFC 8259 requires UTF-8) is rejected as malformed. A block
+// (NextBlock) holds copies of the lines with the same padding, parsed by the
+// block's own parser.
 #include <charconv>
 #include <memory>
 #include <optional>
@@ -12,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "corpus/line_block.h"
 #include "corpus/line_reader.h"
 #include "invert/line_docs.h"
 #include "simdjson.h"
@@ -26,28 +29,14 @@ std::string_view StdSv(absl::string_view s) { return std::string_view(s.data(), 
 static_assert(LineReader::kPadding >= simdjson::SIMDJSON_PADDING,
               "simdjson reads up to SIMDJSON_PADDING bytes past the end of a line");
 
-bool IsBlank(std::string_view line) {
-  for (char c : line) {
-    if (c != ' ' && c != '\t' && c != '\r') return false;
-  }
-  return true;
-}
-
-class JsonLinesSource final : public DocSource {
+// Parses one JSON line into a SourceDoc (Next()'s results, errors included).
+// The document's views point into the line and the parser. REQUIRES:
+// LineReader::kPadding readable bytes follow the line.
+class JsonLineParser {
  public:
-  JsonLinesSource(std::unique_ptr<LineReader> reader, std::optional<uint64_t> total_bytes)
-      : reader_(std::move(reader)), total_bytes_(total_bytes) {}
-
-  absl::StatusOr<SourceDoc> Next() override {
-    absl::StatusOr<std::string_view> line;
-    do {
-      line = reader_->NextLine();
-      if (!line.ok()) return line.status();
-    } while (IsBlank(*line));
-    const uint64_t number = reader_->line_number();
-
+  absl::StatusOr<SourceDoc> Parse(std::string_view line, uint64_t number) {
     simdjson::dom::element root;
-    if (const auto error = parser_.parse(line->data(), line->size(), false).get(root); error) {
+    if (const auto error = parser_.parse(line.data(), line.size(), false).get(root); error) {
       if (error == simdjson::MEMALLOC) {
         return absl::ResourceExhaustedError(absl::StrCat("line ", number, ": out of memory"));
       }
@@ -82,9 +71,6 @@ class JsonLinesSource final : public DocSource {
     if (!has_id) doc.id = Decimal(number);
     return doc;
   }
-
-  uint64_t bytes_read() const override { return reader_->bytes_consumed(); }
-  std::optional<uint64_t> total_bytes() const override { return total_bytes_; }
 
  private:
   static absl::Status Malformed(uint64_t number, std::string_view reason) {
@@ -129,10 +115,62 @@ class JsonLinesSource final : public DocSource {
     return std::string_view(id_buffer_, end - id_buffer_);
   }
 
-  std::unique_ptr<LineReader> reader_;
-  std::optional<uint64_t> total_bytes_;
   simdjson::dom::parser parser_;
   char id_buffer_[32];  // enough for any double's shortest form (<= 24)
+};
+
+// Lines of a JsonLinesSource, parsed by the block's own simdjson parser.
+class JsonLinesBlock final : public DocBlock {
+ public:
+  absl::StatusOr<SourceDoc> Next() override {
+    absl::StatusOr<LineBlock::Line> line = lines_.Next();
+    if (!line.ok()) return line.status();
+    return parser_.Parse(line->text, line->number);
+  }
+  uint64_t lines() const override { return lines_.lines(); }
+  uint64_t bytes_read() const override { return lines_.bytes_read(); }
+
+  LineBlock* mutable_lines() { return &lines_; }
+
+ private:
+  JsonLineParser parser_;
+  LineBlock lines_;
+};
+
+class JsonLinesSource final : public DocSource {
+ public:
+  JsonLinesSource(std::unique_ptr<LineReader> reader, std::optional<uint64_t> total_bytes)
+      : reader_(std::move(reader)), total_bytes_(total_bytes) {}
+
+  absl::StatusOr<SourceDoc> Next() override {
+    absl::StatusOr<std::string_view> line;
+    do {
+      line = reader_->NextLine();
+      if (!line.ok()) return line.status();
+    } while (IsBlankLine(*line));
+    return parser_.Parse(*line, reader_->line_number());
+  }
+
+  uint64_t bytes_read() const override { return reader_->bytes_consumed(); }
+  std::optional<uint64_t> total_bytes() const override { return total_bytes_; }
+
+  std::unique_ptr<DocBlock> NewBlock() const override { return std::make_unique<JsonLinesBlock>(); }
+
+  absl::Status NextBlock(size_t bytes, uint64_t max_lines, DocBlock* block) override {
+    auto* mine = dynamic_cast<JsonLinesBlock*>(block);
+    if (mine == nullptr) {
+      return absl::InvalidArgumentError(
+          "NextBlock: the block is not from this source's NewBlock()");
+    }
+    std::optional<absl::StatusOr<std::string_view>> none;
+    return mine->mutable_lines()->Fill(reader_.get(), &none, bytes, max_lines,
+                                       /*skip_blank=*/true);
+  }
+
+ private:
+  std::unique_ptr<LineReader> reader_;
+  std::optional<uint64_t> total_bytes_;
+  JsonLineParser parser_;
 };
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "corpus/line_block.h"
 #include "corpus/line_reader.h"
 
 namespace invert {
@@ -176,43 +177,17 @@ std::string TabProblem(std::optional<std::string_view> first, std::string_view r
                  : "; for JSON lines use OpenJsonLines (invert-index --format json)");
 }
 
-class LineDocSource final : public DocSource {
+// Splits one line into a SourceDoc by the columns (Next()'s results, errors
+// included). The document's views point into the line and the parser.
+class LineDocParser {
  public:
-  LineDocSource(std::unique_ptr<LineReader> reader, std::optional<uint64_t> total_bytes)
-      : reader_(std::move(reader)), total_bytes_(total_bytes) {}
+  explicit LineDocParser(const Columns& columns) : columns_(columns) {}
 
-  // Checks that the input looks like line documents, then reads the first
-  // line: a header configures the columns, anything else is kept for the
-  // first Next(). `name` names the input in errors.
-  absl::Status Start(std::string_view name) {
-    absl::StatusOr<std::string_view> prefix = reader_->Peek(kSniffBytes);
-    if (!prefix.ok()) return prefix.status();
-    if (std::string problem = EncodingProblem(*prefix); !problem.empty()) {
-      return NotLineDocuments(name, problem);
-    }
-    if (absl::Status s = ReadFirstLine(); !s.ok()) return s;
-    if (columns_.count < 2) return absl::OkStatus();  // one column: no TABs expected
-    std::optional<std::string_view> first;
-    if (pending_.has_value() && pending_->ok()) first = **pending_;
-    const std::string problem = TabProblem(first, reader_->buffered(), reader_->at_end());
-    if (!problem.empty()) return NotLineDocuments(name, problem);
-    return absl::OkStatus();
-  }
-
-  absl::StatusOr<SourceDoc> Next() override {
-    absl::StatusOr<std::string_view> line;
-    if (pending_.has_value()) {
-      line = std::move(*pending_);
-      pending_.reset();
-    } else {
-      line = reader_->NextLine();
-    }
-    if (!line.ok()) return line.status();
-    const uint64_t number = reader_->line_number();
-    if (!Split(*line)) {
+  absl::StatusOr<SourceDoc> Parse(std::string_view line, uint64_t number) {
+    if (!Split(line)) {
       return absl::InvalidArgumentError(absl::StrCat("line ", number, ": expected ", columns_.count,
                                                      " tab-separated fields, found ",
-                                                     CountFields(*line)));
+                                                     CountFields(line)));
     }
     SourceDoc doc;
     doc.title = Field(columns_.title);
@@ -228,33 +203,9 @@ class LineDocSource final : public DocSource {
     return doc;
   }
 
-  uint64_t bytes_read() const override { return reader_->bytes_consumed(); }
-  std::optional<uint64_t> total_bytes() const override { return total_bytes_; }
+  const Columns& columns() const { return columns_; }
 
  private:
-  static absl::Status NotLineDocuments(std::string_view name, std::string_view problem) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(AbslSv(name), " does not look like line documents ", AbslSv(problem)));
-  }
-
-  // Reads the first line: a header sets columns_; anything else (a line, a
-  // malformed line, the end) is kept in pending_ for the first Next().
-  absl::Status ReadFirstLine() {
-    absl::StatusOr<std::string_view> first = reader_->NextLine();
-    if (first.ok() && first->starts_with(kHeaderIndicator)) {
-      absl::StatusOr<Columns> columns = ParseHeader(*first);
-      if (!columns.ok()) return columns.status();
-      columns_ = *columns;
-      return absl::OkStatus();
-    }
-    if (!first.ok() && !absl::IsOutOfRange(first.status()) &&
-        !absl::IsInvalidArgument(first.status())) {
-      return first.status();  // I/O error
-    }
-    pending_ = std::move(first);
-    return absl::OkStatus();
-  }
-
   // Fills fields_ with exactly columns_.count fields; returns false if the
   // line has another number of fields.
   bool Split(std::string_view line) {
@@ -282,12 +233,111 @@ class LineDocSource final : public DocSource {
     return column < 0 ? std::string_view() : fields_[column];
   }
 
+  Columns columns_;
+  std::vector<std::string_view> fields_;  // reused; no allocation per line
+  char id_buffer_[24] = {};
+};
+
+// Lines of a LineDocSource, parsed by their own copy of its columns.
+class LineDocBlock final : public DocBlock {
+ public:
+  explicit LineDocBlock(const Columns& columns) : parser_(columns) {}
+
+  absl::StatusOr<SourceDoc> Next() override {
+    absl::StatusOr<LineBlock::Line> line = lines_.Next();
+    if (!line.ok()) return line.status();
+    return parser_.Parse(line->text, line->number);
+  }
+  uint64_t lines() const override { return lines_.lines(); }
+  uint64_t bytes_read() const override { return lines_.bytes_read(); }
+
+  LineBlock* mutable_lines() { return &lines_; }
+
+ private:
+  LineDocParser parser_;
+  LineBlock lines_;
+};
+
+class LineDocSource final : public DocSource {
+ public:
+  LineDocSource(std::unique_ptr<LineReader> reader, std::optional<uint64_t> total_bytes)
+      : reader_(std::move(reader)), total_bytes_(total_bytes) {}
+
+  // Checks that the input looks like line documents, then reads the first
+  // line: a header configures the columns, anything else is kept for the
+  // first Next(). `name` names the input in errors.
+  absl::Status Start(std::string_view name) {
+    absl::StatusOr<std::string_view> prefix = reader_->Peek(kSniffBytes);
+    if (!prefix.ok()) return prefix.status();
+    if (std::string problem = EncodingProblem(*prefix); !problem.empty()) {
+      return NotLineDocuments(name, problem);
+    }
+    if (absl::Status s = ReadFirstLine(); !s.ok()) return s;
+    if (parser_.columns().count < 2) return absl::OkStatus();  // one column: no TABs expected
+    std::optional<std::string_view> first;
+    if (pending_.has_value() && pending_->ok()) first = **pending_;
+    const std::string problem = TabProblem(first, reader_->buffered(), reader_->at_end());
+    if (!problem.empty()) return NotLineDocuments(name, problem);
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<SourceDoc> Next() override {
+    absl::StatusOr<std::string_view> line;
+    if (pending_.has_value()) {
+      line = std::move(*pending_);
+      pending_.reset();
+    } else {
+      line = reader_->NextLine();
+    }
+    if (!line.ok()) return line.status();
+    return parser_.Parse(*line, reader_->line_number());
+  }
+
+  uint64_t bytes_read() const override { return reader_->bytes_consumed(); }
+  std::optional<uint64_t> total_bytes() const override { return total_bytes_; }
+
+  std::unique_ptr<DocBlock> NewBlock() const override {
+    return std::make_unique<LineDocBlock>(parser_.columns());
+  }
+
+  absl::Status NextBlock(size_t bytes, uint64_t max_lines, DocBlock* block) override {
+    auto* mine = dynamic_cast<LineDocBlock*>(block);
+    if (mine == nullptr) {
+      return absl::InvalidArgumentError(
+          "NextBlock: the block is not from this source's NewBlock()");
+    }
+    return mine->mutable_lines()->Fill(reader_.get(), &pending_, bytes, max_lines,
+                                       /*skip_blank=*/false);
+  }
+
+ private:
+  static absl::Status NotLineDocuments(std::string_view name, std::string_view problem) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(AbslSv(name), " does not look like line documents ", AbslSv(problem)));
+  }
+
+  // Reads the first line: a header sets the columns; anything else (a line, a
+  // malformed line, the end) is kept in pending_ for the first Next().
+  absl::Status ReadFirstLine() {
+    absl::StatusOr<std::string_view> first = reader_->NextLine();
+    if (first.ok() && first->starts_with(kHeaderIndicator)) {
+      absl::StatusOr<Columns> columns = ParseHeader(*first);
+      if (!columns.ok()) return columns.status();
+      parser_ = LineDocParser(*columns);
+      return absl::OkStatus();
+    }
+    if (!first.ok() && !absl::IsOutOfRange(first.status()) &&
+        !absl::IsInvalidArgument(first.status())) {
+      return first.status();  // I/O error
+    }
+    pending_ = std::move(first);
+    return absl::OkStatus();
+  }
+
   std::unique_ptr<LineReader> reader_;
   std::optional<uint64_t> total_bytes_;
-  Columns columns_;
+  LineDocParser parser_{Columns()};  // the header's columns, once Start() read it
   std::optional<absl::StatusOr<std::string_view>> pending_;
-  std::vector<std::string_view> fields_;  // reused; no allocation per line
-  char id_buffer_[24];
 };
 
 }  // namespace

@@ -3,7 +3,9 @@
 # which is not.
 find_package(simdjson CONFIG REQUIRED)  # Debian: libsimdjson-dev
 target_sources(invert_objects PRIVATE
+  ${CMAKE_CURRENT_LIST_DIR}/doc_block.cc
   ${CMAKE_CURRENT_LIST_DIR}/json_lines.cc
+  ${CMAKE_CURRENT_LIST_DIR}/line_block.cc
   ${CMAKE_CURRENT_LIST_DIR}/line_doc_schema.cc
   ${CMAKE_CURRENT_LIST_DIR}/line_docs.cc
   ${CMAKE_CURRENT_LIST_DIR}/line_reader.cc

@@ -67,7 +67,8 @@ std::optional<int> ParseIndexArgs(int argc, char** argv, IndexArgs* a) {
       ->default_str("no forced merge");
   app.add_option("--update-key", a->update_key,
                  "each document replaces the documents with the same value of this keyword "
-                 "field (e.g. id)")
+                 "field (e.g. id); documents are then added in input order by one thread, so "
+                 "the later of two lines with the same key wins")
       ->option_text("FIELD");
   app.add_option("--delete-ids", a->delete_ids,
                  "mode: delete the documents whose key field (--update-key, default id) equals "

@@ -15,7 +15,11 @@
 // a field that is not UTF-8, an immense term ...) is skipped and counted
 // with its line number, or stops the run with --strict; either way the index
 // only ever holds whole documents. --max-docs N stops after N documents
-// were added (skipped lines do not count).
+// were added (skipped lines do not count): the first N of the input.
+//
+// Threads (--threads N) each take ~1 MiB of whole lines at a time from the
+// input and parse and add them in parallel (feeder.h); with one thread doc
+// ids follow the input order, with several they do not.
 //
 // An existing index in DIR is left alone unless --append (add to it) or
 // --overwrite (replace it, when this run commits) is given; before adding
@@ -27,7 +31,9 @@
 // most N segments after the last document (timed on its own: the indexing
 // time and docs/s exclude it). --update-key FIELD makes each document
 // replace the documents with the same value of FIELD (a keyword field of
-// line documents: id). --delete-ids FILE is a mode without INPUT: it
+// line documents: id); the documents are then added in input order from one
+// thread, so that of two lines with the same key the later one wins (--threads
+// does not apply). --delete-ids FILE is a mode without INPUT: it
 // deletes, from the existing index, the documents whose key field
 // (--update-key, default id) equals a line of FILE (exact bytes, one value a
 // line, LF or CRLF; empty lines skipped; a line that is not UTF-8 stops the
@@ -35,6 +41,7 @@
 //
 // Exit status: 0 done (committed), 1 error (this run committed nothing; the
 // report says what was rolled back), 2 usage error. Flags: --help.
+#include <malloc.h>
 #include <sys/resource.h>
 
 #include <cerrno>
@@ -62,6 +69,23 @@
 
 namespace invert::tools {
 namespace {
+
+// glibc grows a heap by what an allocation needs plus M_TOP_PAD (128 KiB by
+// default): the indexing chains' 32 KiB pool blocks make one brk() or
+// mprotect() every block or few. With two threads faulting in fresh pages on
+// two cores, that made page faults ~10x dearer on the 2-core VM of
+// docs/benchmarks.md (sys 3-6 s instead of 0.5 s for a 150 MB corpus: two
+// threads slower than one); a 64 MiB pad makes those calls rare. Setting it
+// fixes glibc's mmap threshold, which otherwise adapts up to 32 MiB: fixed
+// at 32 MiB here, or every hash table above 128 KiB would be mmap()ed and
+// unmapped again. The pad costs address space, not memory (pages are touched
+// when used), and up to 64 MiB freed at a heap's top stays with the process.
+void GrowHeapsInLargeSteps() {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TOP_PAD, 64 << 20);
+#endif
+}
 
 uint64_t DirectoryBytes(const std::string& path) {
   uint64_t total = 0;
@@ -97,7 +121,8 @@ IndexWriterOptions WriterOptions(const IndexArgs& args) {
   options.open_mode = args.open_mode();
   options.recover = args.recover;
   options.ram_buffer_mb = args.ram_mb;
-  options.threads = args.threads;
+  // --update-key feeds from one thread (feeder.h): one in-memory segment.
+  options.threads = args.update_key.empty() ? args.threads : 1;
   options.layout = args.layout;
   if (args.merge_policy == "none") options.merge_policy = std::make_shared<NoMergePolicy>();
   return options;
@@ -235,6 +260,13 @@ int Run(const IndexArgs& args) {
   }
   const LineDocSchema schema(schema_options);
 
+  if (!args.update_key.empty() && args.threads > 1) {
+    std::fprintf(stderr,
+                 "invert-index: note: --update-key adds the documents in input order from one "
+                 "thread (the later of two lines with the same key wins); --threads %d does not "
+                 "apply\n",
+                 args.threads);
+  }
   const auto start = std::chrono::steady_clock::now();
   FeedOptions feed_options;
   feed_options.max_docs = args.max_docs;
@@ -257,6 +289,7 @@ int Run(const IndexArgs& args) {
 }  // namespace invert::tools
 
 int main(int argc, char** argv) {
+  invert::tools::GrowHeapsInLargeSteps();
   invert::tools::IndexArgs args;
   if (std::optional<int> exit = invert::tools::ParseIndexArgs(argc, argv, &args)) return *exit;
   return invert::tools::Run(args);
