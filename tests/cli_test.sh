@@ -20,7 +20,8 @@
 #     index's field statistics; bad flags, missing inputs, OUT as an input, an
 #     existing OUT and a disagreeing schema are refused. invert-index
 #     --update-key (twice over the sample: one pass's documents), --delete-ids,
-#     --merge-policy and --force-merge, and the report's merge lines.
+#     --merge-policy and --force-merge (a commit first, then the forced merge
+#     and another commit), and the report's merge lines (with merge CPU time).
 #   * Threads: one and two threads index the same documents, bad lines,
 #     postings and term statistics (and, merged, the same terms); --strict
 #     stops at the first bad line and --max-docs adds the first N documents
@@ -337,7 +338,7 @@ json_check 'r["write_amplification"] > 0 and r["deleted_docs"] == 0 and r["updat
 run 0 "$check_bin" "$work/full" --json
 cp "$work/out" "$work/full.check"
 run 0 "$index_bin" "$work/half1.lines" --index "$work/h1" --ram-mb 8 --merge-policy none
-out_has 'merges       0 done (none policy)'
+out_has 'merges       0 done (none policy): 0.00 MB read, 0.00 MB written, 0.00 s merging (0.00 s CPU)'
 out_has 'deletes      0 documents deleted'
 out_has 'final        1 segment, '
 run 0 "$index_bin" "$work/half2.lines" --index "$work/h2" --ram-mb 8
@@ -346,6 +347,7 @@ run 0 "$index_bin" "$work/half2.lines" --index "$work/h2" --ram-mb 8
 run 0 "$merge_bin" "$work/m" "$work/h1" "$work/h2" --merge-policy none --json
 json_check 'r["ok"] is True and r["input_docs"] == 200 and r["inputs"] == 2 and r["created"] is True'
 json_check 'r["docs"] == 200 and r["segments"] == 2 and r["merges"] == 0'
+json_check 'r["merge_seconds"] == 0 and r["merge_cpu_seconds"] == 0'
 run 0 "$check_bin" "$work/m" --json
 json_check 'r["ok"] is True and r["docs"] == 200 and r["segments"] == 2'
 run 0 "$dump_bin" "$work/m" --ids
@@ -355,6 +357,8 @@ run 0 "$dump_bin" "$work/m" --ids
 run 0 "$merge_bin" "$work/m1" "$work/h1" "$work/h2" --force-merge 1
 out_has 'inputs       2 indexes: 200 documents in 2 segments'
 out_has 'force-merge  to at most 1 segment in '
+grep -qE '^merges       1 done \(tiered policy\): [0-9.]+ MB read, [0-9.]+ MB written, [0-9.]+ s merging \([0-9.]+ s CPU\)$' "$work/out" \
+  || fail "invert-merge: no merge line with its CPU time"
 out_has 'after        generation '
 run 0 "$check_bin" "$work/m1" --json
 json_check 'r["ok"] is True and r["docs"] == 200 and r["segments"] == 1'
@@ -474,11 +478,24 @@ run 0 "$index_bin" "$work/half1.lines" --index "$work/fm" --ram-mb 8 --merge-pol
 run 0 "$index_bin" "$work/half2.lines" --index "$work/fm" --ram-mb 8 --merge-policy none --append
 run 0 "$check_bin" "$work/fm" --json
 json_check 'r["segments"] == 2'
+generation_before=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["generation"])' "$work/out")
+# The run commits first, then force-merges and commits again: two new
+# commit generations (merging before the only commit would make one; Close()
+# writes none when nothing changed). Merge CPU time: the one merge thread's,
+# inside merges (at most their wall time, up to the rounding).
 run 0 "$index_bin" "$work/half1.lines" --index "$work/fm" --ram-mb 8 --append --force-merge 1 --json
 json_check 'r["force_merge"] == 1 and r["final_segments"] == 1 and r["index_docs"] == 300'
 json_check 'r["merges"] >= 1 and r["merge_bytes_written"] > 0 and r["force_merge_seconds"] >= 0'
+json_check "r[\"commit_generation\"] >= $generation_before + 2"
+json_check '0 <= r["merge_cpu_seconds"] <= r["merge_seconds"] + 0.002 and r["merge_seconds"] > 0'
 run 0 "$check_bin" "$work/fm" --json
 json_check 'r["ok"] is True and r["segments"] == 1 and r["docs"] == 300'
+run 0 "$index_bin" "$work/half2.lines" --index "$work/fm" --ram-mb 8 --append --force-merge 1
+grep -qE '^merges       1 done \(tiered policy\): [0-9.]+ MB read, [0-9.]+ MB written, [0-9.]+ s merging \([0-9.]+ s CPU\)$' "$work/out" \
+  || fail "invert-index: no merge line with its CPU time"
+out_has 'force-merge  to at most 1 segment in '
+run 0 "$check_bin" "$work/fm" --json
+json_check 'r["ok"] is True and r["segments"] == 1 and r["docs"] == 400'
 run 2 "$index_bin" "$sample" --index "$work/u" --merge-policy lazy
 err_has '--merge-policy'
 run 2 "$index_bin" "$sample" --index "$work/u" --force-merge 0

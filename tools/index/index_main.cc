@@ -27,9 +27,10 @@
 // for them (--term-vectors and --store-body change the body's type).
 //
 // Merges: --merge-policy tiered (default) merges segments in the background
-// while indexing, none keeps every flush; --force-merge N merges down to at
-// most N segments after the last document (timed on its own: the indexing
-// time and docs/s exclude it). --update-key FIELD makes each document
+// while indexing, none keeps every flush; --force-merge N commits after the
+// last document, then merges down to at most N segments and commits again
+// (the forced merge and its commit timed on their own: the indexing time and
+// docs/s exclude them). --update-key FIELD makes each document
 // replace the documents with the same value of FIELD (a keyword field of
 // line documents: id); the documents are then added in input order from one
 // thread, so that of two lines with the same key the later one wins (--threads
@@ -39,8 +40,10 @@
 // line, LF or CRLF; empty lines skipped; a line that is not UTF-8 stops the
 // run), then commits.
 //
-// Exit status: 0 done (committed), 1 error (this run committed nothing; the
-// report says what was rolled back), 2 usage error. Flags: --help.
+// Exit status: 0 done (committed), 1 error (this run committed nothing, the
+// report says what was rolled back; or, when only the forced merge failed,
+// the documents stay committed without it, as the report says), 2 usage
+// error. Flags: --help.
 #include <malloc.h>
 #include <sys/resource.h>
 
@@ -128,28 +131,40 @@ IndexWriterOptions WriterOptions(const IndexArgs& args) {
   return options;
 }
 
-// The end of a run: --force-merge, then Close() (which commits and waits for
-// merges), or Rollback() when anything failed; fills r.status, r.committed,
-// r.force_merge_seconds and r.seconds (`start` on, without the forced merge).
+// The end of a run: Close() (which commits, waits for running merges and
+// commits what they made), or Rollback() when anything failed. With
+// --force-merge N, first Commit(), then ForceMerge(N) and Commit() again,
+// timed on their own (force_merge_seconds), then Close(): the order of the
+// Lucene peer (benchmarks/peers/), so that the forced merge starts from the
+// same committed segments in both. Fills r.status, r.committed,
+// r.force_merge_seconds and r.seconds (`start` on, without the forced merge
+// and its commit). A forced merge that fails leaves the first commit: the
+// run committed its documents and fails (exit status 1), and says so.
 void Finish(const IndexArgs& args, IndexWriter& writer, std::chrono::steady_clock::time_point start,
             RunReport* r) {
+  const uint64_t generation_before = writer.stats().commit_generation;
   if (r->status.ok() && args.force_merge > 0) {
-    const auto merge_start = std::chrono::steady_clock::now();
-    r->status = writer.ForceMerge(args.force_merge);
-    r->force_merge_seconds = Since(merge_start);
-    if (!r->status.ok()) {
-      r->status = absl::Status(r->status.code(), absl::StrCat("--force-merge ", args.force_merge,
-                                                              ": ", r->status.message()));
+    r->status = writer.Commit();
+    if (r->status.ok()) {
+      const uint64_t indexing_commit = writer.stats().commit_generation;
+      const auto merge_start = std::chrono::steady_clock::now();
+      r->status = writer.ForceMerge(args.force_merge);
+      if (r->status.ok()) r->status = writer.Commit();
+      r->force_merge_seconds = Since(merge_start);
+      if (!r->status.ok()) {
+        r->status =
+            absl::Status(r->status.code(),
+                         absl::StrCat("--force-merge ", args.force_merge, ": ", r->status.message(),
+                                      " (the documents were committed before it, generation ",
+                                      indexing_commit, ")"));
+      }
     }
   }
-  if (r->status.ok()) {
-    const uint64_t generation_before = writer.stats().commit_generation;
-    r->status = writer.Close();
-    // A Close() that fails after its commit point became durable still
-    // committed; the generation tells.
-    r->committed = r->status.ok() || writer.stats().commit_generation != generation_before;
-  }
-  if (!r->committed) (void)writer.Rollback();
+  if (r->status.ok()) r->status = writer.Close();
+  // A Close() (or forced merge) that fails after a commit point became
+  // durable still committed; the generation tells.
+  r->committed = r->status.ok() || writer.stats().commit_generation != generation_before;
+  if (!r->status.ok()) (void)writer.Rollback();  // back to the last commit, if any
   r->seconds = Since(start) - r->force_merge_seconds;
   r->stats = writer.stats();
   r->index_bytes = DirectoryBytes(args.index);

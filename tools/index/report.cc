@@ -43,9 +43,11 @@ double WriteAmplification(const RunReport& r) {
 void PrintMergeLines(const RunReport& r) {
   const IndexArgs& args = *r.args;
   const IndexWriterStats& st = r.stats;
-  std::printf("merges       %s done (%s policy): %.2f MB read, %.2f MB written, %.2f s merging\n",
-              FormatCount(st.merges_done).c_str(), args.merge_policy.c_str(),
-              st.merge_bytes_read / 1e6, st.merge_bytes_written / 1e6, st.merge_seconds);
+  std::printf(
+      "merges       %s done (%s policy): %.2f MB read, %.2f MB written, %.2f s merging (%.2f s "
+      "CPU)\n",
+      FormatCount(st.merges_done).c_str(), args.merge_policy.c_str(), st.merge_bytes_read / 1e6,
+      st.merge_bytes_written / 1e6, st.merge_seconds, st.merge_cpu_seconds);
   if (args.force_merge > 0) {
     std::printf("force-merge  to at most %s in %.2f s\n",
                 CountOf(static_cast<uint64_t>(args.force_merge), "segment").c_str(),
@@ -139,12 +141,14 @@ void PrintJsonReport(const RunReport& r) {
   absl::StrAppendFormat(
       &out,
       "\"merge_policy\":\"%s\",\"merges\":%d,\"merge_bytes_read\":%d,\"merge_bytes_written\":%d,"
-      "\"merge_seconds\":%.3f,\"force_merge\":%s,\"force_merge_seconds\":%.3f,"
+      "\"merge_seconds\":%.3f,\"merge_cpu_seconds\":%.3f,\"force_merge\":%s,\"force_merge_"
+      "seconds\":%.3f,"
       "\"final_segments\":%d,\"deleted_docs\":%d,\"flushed_bytes\":%d,"
       "\"write_amplification\":%s,\"update_key\":%s,\"delete_ids\":%s,",
       args.merge_policy, st.merges_done, st.merge_bytes_read, st.merge_bytes_written,
-      st.merge_seconds, args.force_merge > 0 ? absl::StrCat(args.force_merge) : "null",
-      r.force_merge_seconds, st.segments, st.docs_deleted, st.flushed_bytes,
+      st.merge_seconds, st.merge_cpu_seconds,
+      args.force_merge > 0 ? absl::StrCat(args.force_merge) : "null", r.force_merge_seconds,
+      st.segments, st.docs_deleted, st.flushed_bytes,
       r.index_bytes > 0 ? absl::StrFormat("%.3f", WriteAmplification(r)) : "null",
       args.update_key.empty() ? "null" : JsonString(args.update_key),
       args.delete_mode() ? absl::StrCat(r.delete_ids) : "null");

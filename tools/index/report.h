@@ -23,8 +23,10 @@ struct RunReport {
   IndexWriterStats stats;      // after Close() or Rollback()
   IndexWriterOpenInfo opened;  // what Open() found
   int threads = 1;
-  double seconds = 0;              // feeding and the final commit, not --force-merge
-  double force_merge_seconds = 0;  // --force-merge
+  // Feeding, the commit after it and Close(); not --force-merge's merge and
+  // commit.
+  double seconds = 0;
+  double force_merge_seconds = 0;  // --force-merge: ForceMerge() and its Commit()
   uint64_t delete_ids = 0;         // --delete-ids: values read (one delete each)
   uint64_t input_bytes = 0;
   uint64_t index_bytes = 0;
@@ -40,8 +42,10 @@ void PrintTextReport(const RunReport& r);
 // peak_ram_buffer_bytes, skipped, threads, ram_mb, layout, term_vectors,
 // flush_seconds, ok, committed, rolled_back_docs, commit_generation and
 // index_docs (the index's last commit), created, merge_policy, merges,
-// merge_bytes_read, merge_bytes_written, merge_seconds, force_merge (N or
-// null), force_merge_seconds, final_segments, deleted_docs (by this run's
+// merge_bytes_read, merge_bytes_written, merge_seconds (inside merges, all
+// merge threads), merge_cpu_seconds (CPU time of those threads inside
+// merges), force_merge (N or null), force_merge_seconds (the forced merge
+// and its commit), final_segments, deleted_docs (by this run's
 // updates and deletes), flushed_bytes, write_amplification ((flushed_bytes
 // + merge_bytes_written) / index_bytes; null for an empty directory),
 // update_key (null or the field), delete_ids (null, or the values read in

@@ -165,10 +165,11 @@ void PrintText(const Report& r) {
                 CountOf(static_cast<uint64_t>(args.force_merge), "segment").c_str(),
                 r.force_merge_seconds);
   }
-  std::printf("merges       %llu done (%s policy): %s read, %s written, %.2f s merging\n",
-              static_cast<unsigned long long>(st.merges_done), args.merge_policy.c_str(),
-              Mb(st.merge_bytes_read).c_str(), Mb(st.merge_bytes_written).c_str(),
-              st.merge_seconds);
+  std::printf(
+      "merges       %llu done (%s policy): %s read, %s written, %.2f s merging (%.2f s CPU)\n",
+      static_cast<unsigned long long>(st.merges_done), args.merge_policy.c_str(),
+      Mb(st.merge_bytes_read).c_str(), Mb(st.merge_bytes_written).c_str(), st.merge_seconds,
+      st.merge_cpu_seconds);
   std::printf("after        generation %llu: %s in %s, %s in %s (commit %.2f s)\n",
               static_cast<unsigned long long>(st.commit_generation),
               CountOf(st.committed_docs, "document").c_str(),
@@ -196,11 +197,12 @@ void PrintJson(const Report& r) {
       &out,
       "\"add_seconds\":%.3f,\"force_merge_seconds\":%.3f,\"commit_seconds\":%.3f,"
       "\"seconds\":%.3f,\"merges\":%d,\"merge_bytes_read\":%d,\"merge_bytes_written\":%d,"
-      "\"merge_seconds\":%.3f,\"commit_generation\":%d,\"docs\":%d,\"segments\":%d,"
+      "\"merge_seconds\":%.3f,\"merge_cpu_seconds\":%.3f,\"commit_generation\":%d,\"docs\":%d,"
+      "\"segments\":%d,"
       "\"index_bytes\":%d,\"error\":%s}\n",
       r.add_seconds, r.force_merge_seconds, r.commit_seconds, r.seconds, st.merges_done,
-      st.merge_bytes_read, st.merge_bytes_written, st.merge_seconds, st.commit_generation,
-      st.committed_docs, st.segments, r.index_bytes,
+      st.merge_bytes_read, st.merge_bytes_written, st.merge_seconds, st.merge_cpu_seconds,
+      st.commit_generation, st.committed_docs, st.segments, r.index_bytes,
       r.status.ok() ? "null" : JsonString(StdSv(r.status.message())));
   std::fputs(out.c_str(), stdout);
 }
