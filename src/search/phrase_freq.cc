@@ -1,0 +1,193 @@
+// Exact and sloppy phrase frequencies (the walk is described in the header).
+#include "search/phrase_freq.h"
+
+#include <algorithm>
+#include <climits>
+
+namespace invert::search_internal {
+
+float ExactPhraseFreq(std::span<const PhraseTermPositions> terms) {
+  float count = 0;
+  for (int32_t lead : terms[0].positions) {
+    const int64_t start = int64_t{lead} - terms[0].offset;
+    bool all = true;
+    for (size_t i = 1; i < terms.size() && all; ++i) {
+      const int64_t want = start + terms[i].offset;
+      all = std::binary_search(terms[i].positions.begin(), terms[i].positions.end(), want,
+                               [](int64_t a, int64_t b) { return a < b; });
+    }
+    if (all) count += 1;
+  }
+  return count;
+}
+
+namespace {
+
+// The walk of SloppyPhraseFreq over one document.
+class SloppyWalk {
+ public:
+  SloppyWalk(std::span<const PhraseTermPositions> terms, uint32_t slop) : slop_(slop) {
+    cursors_.resize(terms.size());
+    for (size_t i = 0; i < terms.size(); ++i) {
+      cursors_[i].positions = terms[i].positions;
+      cursors_[i].offset = terms[i].offset;
+    }
+    FormGroups(terms);
+  }
+
+  float Frequency() {
+    positioned_ = Start();
+    float freq = 0;
+    while (NextMatch()) freq += 1.0f / (1.0f + static_cast<float>(match_length_));
+    return freq;
+  }
+
+ private:
+  struct Cursor {
+    std::span<const int32_t> positions;
+    size_t next = 0;       // index of the next position to read
+    int64_t position = 0;  // document position - offset
+    int32_t offset = 0;
+    int group = -1;         // index into groups_, or -1
+    bool in_queue = false;  // not the cursor being advanced
+  };
+
+  int64_t Pos(int c) const { return cursors_[c].position; }
+  int64_t DocPos(int c) const { return cursors_[c].position + cursors_[c].offset; }
+
+  // Groups of cursors of one repeated term at different offsets (Lucene's
+  // rule: the first ungrouped cursor collects the later ungrouped ones of
+  // its term with another offset), each sorted by offset.
+  void FormGroups(std::span<const PhraseTermPositions> terms) {
+    const int n = static_cast<int>(terms.size());
+    std::vector<int> repeating;
+    for (int i = 0; i < n; ++i) {
+      int same = 0;
+      for (int j = 0; j < n; ++j) same += terms[j].term_id == terms[i].term_id;
+      if (same > 1) repeating.push_back(i);
+    }
+    for (size_t a = 0; a < repeating.size(); ++a) {
+      const int i = repeating[a];
+      if (cursors_[i].group >= 0) continue;
+      for (size_t b = a + 1; b < repeating.size(); ++b) {
+        const int j = repeating[b];
+        if (cursors_[j].group >= 0 || terms[j].offset == terms[i].offset ||
+            terms[j].term_id != terms[i].term_id) {
+          continue;
+        }
+        if (cursors_[i].group < 0) {
+          cursors_[i].group = static_cast<int>(groups_.size());
+          groups_.push_back({i});
+        }
+        cursors_[j].group = cursors_[i].group;
+        groups_[cursors_[i].group].push_back(j);
+      }
+    }
+    for (std::vector<int>& g : groups_) {
+      std::stable_sort(g.begin(), g.end(),
+                       [&](int x, int y) { return cursors_[x].offset < cursors_[y].offset; });
+    }
+  }
+
+  bool Step(int c) {
+    Cursor& cur = cursors_[c];
+    if (cur.next >= cur.positions.size()) return false;
+    cur.position = int64_t{cur.positions[cur.next++]} - cur.offset;
+    end_ = std::max(end_, cur.position);
+    return true;
+  }
+
+  // Every cursor on its first position (the k-th of a group on its k-th),
+  // all queued. False if some cursor runs out.
+  bool Start() {
+    end_ = INT64_MIN;
+    for (int c = 0; c < static_cast<int>(cursors_.size()); ++c) {
+      cursors_[c].next = 0;
+      cursors_[c].in_queue = true;
+      if (!Step(c)) return false;
+    }
+    for (const std::vector<int>& g : groups_) {
+      for (size_t k = 1; k < g.size(); ++k) {
+        for (size_t s = 0; s < k; ++s) {
+          if (!Step(g[k])) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  // The queued cursor with the smallest phrase position (ties: smaller
+  // offset, then phrase order).
+  int Top() const {
+    int best = -1;
+    for (int c = 0; c < static_cast<int>(cursors_.size()); ++c) {
+      if (!cursors_[c].in_queue) continue;
+      if (best < 0 || Pos(c) < Pos(best) ||
+          (Pos(c) == Pos(best) && cursors_[c].offset < cursors_[best].offset)) {
+        best = c;
+      }
+    }
+    return best;
+  }
+  int Pop() {
+    const int c = Top();
+    cursors_[c].in_queue = false;
+    return c;
+  }
+
+  // Moves cursors of c's group until none shares a document position.
+  bool SeparateRepeats(int c) {
+    const int group = cursors_[c].group;
+    if (group < 0) return true;
+    for (;;) {
+      int other = -1;
+      for (int m : groups_[group]) {
+        if (m != c && DocPos(m) == DocPos(c)) {
+          other = m;
+          break;
+        }
+      }
+      if (other < 0) return true;
+      const bool c_behind = Pos(c) < Pos(other) ||
+                            (Pos(c) == Pos(other) && cursors_[c].offset < cursors_[other].offset);
+      if (!c_behind) c = other;
+      if (!Step(c)) return false;
+    }
+  }
+
+  bool NextMatch() {
+    if (!positioned_) return false;
+    int c = Pop();
+    match_length_ = end_ - Pos(c);
+    int64_t next = Pos(Top());
+    while (Step(c)) {
+      if (!groups_.empty() && !SeparateRepeats(c)) break;
+      if (Pos(c) > next) {
+        cursors_[c].in_queue = true;
+        if (match_length_ <= slop_) return true;
+        c = Pop();
+        next = Pos(Top());
+        match_length_ = end_ - Pos(c);
+      } else {
+        match_length_ = std::min(match_length_, end_ - Pos(c));
+      }
+    }
+    positioned_ = false;
+    return match_length_ <= slop_;
+  }
+
+  const int64_t slop_;
+  std::vector<Cursor> cursors_;
+  std::vector<std::vector<int>> groups_;
+  int64_t end_ = INT64_MIN;
+  int64_t match_length_ = 0;
+  bool positioned_ = false;
+};
+
+}  // namespace
+
+float SloppyPhraseFreq(std::span<const PhraseTermPositions> terms, uint32_t slop) {
+  return SloppyWalk(terms, slop).Frequency();
+}
+
+}  // namespace invert::search_internal

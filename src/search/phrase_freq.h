@@ -1,0 +1,54 @@
+// Phrase frequencies of one document, from each phrase term's positions in
+// it: exact (slop 0) and Lucene 8.8's sloppy frequency. Pure functions, so
+// the searcher and the tests' reference compute them alike.
+//
+// Input: phrase term i has `offsets[i]` (its position in the phrase,
+// non-decreasing, the first 0), `term_ids[i]` (equal for equal terms) and
+// `positions[i]`, the term's positions in the document, increasing.
+//
+// Exact: the number of places p where every term i occurs at p + offsets[i].
+//
+// Sloppy (slop > 0; what Lucene's SloppyPhraseMatcher computes): each term
+// i has a cursor over its positions and a "phrase position" (its document
+// position - offsets[i]); end is the largest phrase position. Repeatedly:
+// take the cursor with the smallest phrase position (ties: smaller offset,
+// then smaller i), note next = the smallest phrase position of the others
+// and length = end - its phrase position; advance it while it stays <= next
+// (each step may raise end, and lowers length to end - its position when
+// smaller); when it passes next, the window [its old position, end] was as
+// narrow as it gets: a match of `length` if length <= slop, and the walk
+// continues with the new smallest cursor. When a cursor runs out, the last
+// window counts if length <= slop, and the walk ends. Each match adds
+// 1 / (1 + length) (in float) to the frequency.
+//
+// Repeated terms (the same term at two or more offsets): their cursors must
+// never stand on the same document position. At the start, the k-th of a
+// term's cursors in offset order starts on the term's k-th position (fewer
+// positions than cursors: no match). Whenever a cursor of such a group
+// moves onto a position another cursor of its group holds, the one of the
+// two that is further behind in phrase positions (the larger offset) moves
+// on, repeatedly until no two collide; a cursor running out ends the walk.
+// `next` is not recomputed after these moves (as in Lucene). Grouping
+// follows Lucene's rule: cursors of the same term at different offsets.
+#ifndef INVERT_SEARCH_PHRASE_FREQ_H_
+#define INVERT_SEARCH_PHRASE_FREQ_H_
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace invert::search_internal {
+
+struct PhraseTermPositions {
+  int32_t offset = 0;
+  int32_t term_id = 0;
+  std::span<const int32_t> positions = {};
+};
+
+// REQUIRES: at least two terms, each with at least one position.
+float ExactPhraseFreq(std::span<const PhraseTermPositions> terms);
+float SloppyPhraseFreq(std::span<const PhraseTermPositions> terms, uint32_t slop);
+
+}  // namespace invert::search_internal
+
+#endif  // INVERT_SEARCH_PHRASE_FREQ_H_
