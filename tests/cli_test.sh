@@ -27,6 +27,10 @@
 #     stops at the first bad line and --max-docs adds the first N documents
 #     with either; --update-key with --threads 2 keeps the last of the lines
 #     with the same id.
+#   * invert-search: hits in score order with the stored title (OR, --and,
+#     +must, -not, phrases exact and sloppy, prefixes, field:word), --json,
+#     --explain; a syntax error points at the character (exit 2), an unknown
+#     field is named with the index's fields (exit 1).
 #   cli_test.sh BIN_DIR
 set -euo pipefail
 bin="$1"
@@ -577,5 +581,41 @@ err_has 'note: --update-key adds the documents in input order from one thread'
 json_check 'r["docs"] == 1200 and r["index_docs"] == 300 and r["threads"] == 1'
 run 0 "$dump_bin" "$work/versions" --docs
 [ "$(grep -c 'title=version 4' "$work/out")" -eq 300 ] || fail "--update-key: not the last versions"
+
+# invert-search over six documents.
+search_bin="$bin/search/invert-search"
+{
+  printf 'FIELDS_HEADER_INDICATOR###\tid\tdoctitle\tdocdate\tbody\n'
+  printf 's0\tQuick brown fox\td\tthe quick brown fox\n'
+  printf 's1\tLazy dog\td\tthe lazy dog\n'
+  printf 's2\tTwo foxes\td\tquick fox quick fox\n'
+  printf 's3\tJumping\td\tbrown the quick fox jumps\n'
+  printf 's4\tDogs\td\tdog eat dog\n'
+  printf 's5\tReversed\td\tfox brown quick\n'
+} > "$work/search.lines"
+run 0 "$index_bin" "$work/search.lines" --index "$work/search"
+run 0 "$search_bin" "$work/search" 'quick fox' --k 2
+out_has '4 hits'
+out_has 'Two foxes'
+run 0 "$search_bin" "$work/search" 'quick dog' --and --json
+json_check 'r["total_hits"] == 0 and r["hits"] == []'
+run 0 "$search_bin" "$work/search" '"quick fox"' --json
+json_check '[h["title"] for h in r["hits"]] == ["Two foxes", "Jumping"] and r["hits"][0]["score"] > r["hits"][1]["score"]'
+run 0 "$search_bin" "$work/search" '"quick brown"~2 -title:quick' --json
+json_check '[h["title"] for h in r["hits"]] == ["Reversed"]'
+run 0 "$search_bin" "$work/search" '+do* title:dogs' --json
+json_check '[h["title"] for h in r["hits"]] == ["Dogs", "Lazy dog"] and r["total_hits"] == 2'
+run 0 "$search_bin" "$work/search" 'LAZY' --explain
+out_has 'weight(body:lazy in 1) [BM25]'
+out_has 'idf, computed as log(1 + (N - n + 0.5) / (n + 0.5)) from:'
+run 2 "$search_bin" "$work/search" 'fox "quick brown'
+err_has 'syntax error at character 5: unterminated phrase'
+err_has '      ^'
+run 2 "$search_bin" "$work/search" 'fox "a b"~x'
+err_has "syntax error at character 11: '~' must be followed by the slop"
+run 1 "$search_bin" "$work/search" 'colour:red'
+err_has 'field "colour" of query colour:red is not in the index; its fields: "id", "title", "date", "body"'
+run 2 "$search_bin" "$work/search" fox --k 0
+err_has '--k'
 
 echo "cli test passed"
