@@ -30,9 +30,8 @@ absl::StatusOr<std::unique_ptr<PostingsWriter>> PostingsWriter::Create(Directory
         CreateOutput(dir, SegmentFileName(segment, spec.extension));
     if (!out.ok()) return out.status();
     *spec.out = std::move(*out);
-    if (absl::Status s = WriteHeader(**spec.out, spec.codec, kSegmentFormatVersion, id); !s.ok()) {
-      return s;
-    }
+    const uint32_t version = spec.codec == kDocCodec ? kDocFormatVersion : kSegmentFormatVersion;
+    if (absl::Status s = WriteHeader(**spec.out, spec.codec, version, id); !s.ok()) return s;
   }
   w->tim_payload_start_ = w->tim_out_->file_pointer();
   return w;
@@ -76,7 +75,13 @@ void PostingsWriter::EmitDocBlock() {
   scratch_.clear();
   EncodeForBlock(docs_, &scratch_);
   uint64_t freq_sum = 0;
-  if (has_freqs_) EncodeForBlock(freqs_, &scratch_);
+  if (has_freqs_) {
+    EncodeForBlock(freqs_, &scratch_);
+    for (size_t i = 0; i < kForBlockSize; ++i) block_impacts_.Add(freqs_[i], norms_[i]);
+    block_impacts_.Take(&frontier_);
+    impact_bytes_.clear();
+    EncodeImpacts(frontier_, &impact_bytes_);
+  }
   for (uint32_t f : freqs_) freq_sum += f;
   IndexOutput& o = *doc_out_;
   o.WriteVInt32(last_doc_ - block_base_doc_);
@@ -88,6 +93,10 @@ void PostingsWriter::EmitDocBlock() {
     const uint64_t fp = pos_out_->file_pointer();
     o.WriteVInt64(fp - last_skip_pos_fp_);
     last_skip_pos_fp_ = fp;
+  }
+  if (has_freqs_) {
+    o.WriteVInt32(static_cast<uint32_t>(impact_bytes_.size()));
+    o.WriteBytes(impact_bytes_.data(), impact_bytes_.size());
   }
   o.WriteBytes(scratch_.data(), scratch_.size());
   block_base_doc_ = last_doc_;
@@ -213,7 +222,7 @@ absl::Status PostingsWriter::Finish() {
 // ---------------------------------------------------------------- reader
 
 PostingsCursor::PostingsCursor(std::span<const uint8_t> doc_file, std::span<const uint8_t> pos_file,
-                               const TermStats& stats, const FieldType& type)
+                               const TermStats& stats, const FieldType& type, uint32_t doc_version)
     : doc_begin_(doc_file.data()),
       doc_end_(doc_file.data() + doc_file.size()),
       pos_begin_(pos_file.data()),
@@ -223,6 +232,7 @@ PostingsCursor::PostingsCursor(std::span<const uint8_t> doc_file, std::span<cons
       has_positions_(HasPositions(type.index_options)),
       has_offsets_(HasOffsets(type.index_options)),
       has_payloads_(type.payloads && HasPositions(type.index_options)),
+      has_impacts_(doc_version > kDocVersionNoImpacts && HasFreqs(type.index_options)),
       docs_left_(stats.doc_freq) {
   Reset(stats);
 }
@@ -242,6 +252,13 @@ void PostingsCursor::Reset(const TermStats& stats) {
   doc_ = 0;
   freq_ = 0;
   blocks_skipped_ = 0;
+  buffered_header_ = nullptr;
+  shallow_next_ = nullptr;
+  shallow_base_ = 0;
+  shallow_left_ = 0;
+  shallow_last_ = 0;
+  shallow_valid_ = false;
+  impacts_.clear();
   prefetched_end_ = nullptr;
   skip_recheck_ = nullptr;
   pos_base_ = 0;
@@ -284,23 +301,131 @@ bool PostingsCursor::Fail(const char* what) {
   return false;
 }
 
+namespace {
+
+// A full block's skip header, read from *p (left after it). False if it is
+// truncated or its block runs past `end`.
+struct SkipHeader {
+  uint32_t last_delta = 0;
+  uint32_t bytes = 0;
+  uint32_t freq_sum = 0;
+  uint32_t pos_fp_delta = 0;
+  const uint8_t* impacts = nullptr;
+  uint32_t impact_bytes = 0;
+};
+
+inline bool ParseSkipHeader(const uint8_t** p, const uint8_t* end, bool positions, bool impacts,
+                            SkipHeader* h) {
+  if (!DecodeVInt32(p, end, &h->last_delta) || !DecodeVInt32(p, end, &h->bytes)) return false;
+  if (positions) {
+    uint64_t fs = 0;
+    uint64_t fp = 0;
+    if (!DecodeVInt64(p, end, &fs) || !DecodeVInt64(p, end, &fp) || fs > UINT32_MAX ||
+        fp > UINT32_MAX) {
+      return false;
+    }
+    h->freq_sum = static_cast<uint32_t>(fs);
+    h->pos_fp_delta = static_cast<uint32_t>(fp);
+  }
+  if (impacts) {
+    if (!DecodeVInt32(p, end, &h->impact_bytes) ||
+        static_cast<uint64_t>(end - *p) < h->impact_bytes) {
+      return false;
+    }
+    h->impacts = *p;
+    *p += h->impact_bytes;
+  }
+  return static_cast<uint64_t>(end - *p) >= h->bytes;
+}
+
+}  // namespace
+
 bool PostingsCursor::ReadSkipHeader(uint32_t* last_delta, uint32_t* bytes, uint32_t* freq_sum,
                                     uint32_t* pos_fp_delta) {
-  uint64_t fs = 0;
-  uint64_t fp = 0;
-  if (!DecodeVInt32(&doc_ptr_, doc_end_, last_delta) || !DecodeVInt32(&doc_ptr_, doc_end_, bytes)) {
-    return Fail("truncated skip header");
+  SkipHeader h;
+  if (!ParseSkipHeader(&doc_ptr_, doc_end_, has_positions_, has_impacts_, &h)) {
+    return Fail("truncated skip header or block");
   }
-  if (has_positions_) {
-    if (!DecodeVInt64(&doc_ptr_, doc_end_, &fs) || !DecodeVInt64(&doc_ptr_, doc_end_, &fp) ||
-        fs > UINT32_MAX || fp > UINT32_MAX) {
-      return Fail("truncated skip header");
+  *last_delta = h.last_delta;
+  *bytes = h.bytes;
+  *freq_sum = h.freq_sum;
+  *pos_fp_delta = h.pos_fp_delta;
+  return true;
+}
+
+bool PostingsCursor::ReadBlockImpacts(const uint8_t* header) {
+  SkipHeader h;
+  if (!ParseSkipHeader(&header, doc_end_, has_positions_, has_impacts_, &h) ||
+      !DecodeImpacts(h.impacts, h.impacts + h.impact_bytes, &impacts_)) {
+    return Fail("bad impacts in a skip header");
+  }
+  return true;
+}
+
+Impact PostingsCursor::TermImpactBound() const {
+  if (!has_freqs_) return Impact{1, 0};
+  const uint64_t bound = stats_.total_term_freq - stats_.doc_freq + 1;
+  return Impact{static_cast<uint32_t>(std::min<uint64_t>(bound, UINT32_MAX)), 0};
+}
+
+uint32_t PostingsCursor::AdvanceShallow(uint32_t target) {
+  if (shallow_valid_ && target <= shallow_last_) return shallow_last_;
+  auto whole_term = [this]() {
+    impacts_.assign(1, TermImpactBound());
+    shallow_last_ = kNoMoreDocs;
+    shallow_valid_ = true;
+    return kNoMoreDocs;
+  };
+  if (!has_impacts_ || stats_.doc_freq < kForBlockSize || !status_.ok()) return whole_term();
+  // The buffered block, if it is a full block holding the target.
+  if (buf_n_ > 0 && buffered_header_ != nullptr && target <= block_base_) {
+    if (!ReadBlockImpacts(buffered_header_)) return whole_term();
+    shallow_next_ = doc_ptr_;
+    shallow_base_ = block_base_;
+    shallow_left_ = docs_left_;
+    shallow_last_ = block_base_;
+    shallow_valid_ = true;
+    return shallow_last_;
+  }
+  // Walk the headers from the iterator's next one or from this walk's, the
+  // further of the two (both follow the same chain of headers).
+  const uint8_t* p = doc_ptr_;
+  uint32_t base = block_base_;
+  uint64_t left = docs_left_;
+  if (shallow_next_ != nullptr && shallow_next_ > p) {
+    p = shallow_next_;
+    base = shallow_base_;
+    left = shallow_left_;
+  }
+  while (left >= kForBlockSize) {
+    const uint8_t* header = p;
+    SkipHeader h;
+    if (!ParseSkipHeader(&p, doc_end_, has_positions_, true, &h)) {
+      Fail("truncated skip header or block");
+      return whole_term();
+    }
+    const uint64_t last = uint64_t{base} + h.last_delta;
+    if (last > UINT32_MAX - 1) {
+      Fail("doc id overflow in skip header");
+      return whole_term();
+    }
+    p += h.bytes;
+    left -= kForBlockSize;
+    base = static_cast<uint32_t>(last);
+    if (last >= target) {
+      if (!ReadBlockImpacts(header)) return whole_term();
+      shallow_next_ = p;
+      shallow_base_ = base;
+      shallow_left_ = left;
+      shallow_last_ = base;
+      shallow_valid_ = true;
+      return shallow_last_;
     }
   }
-  *freq_sum = static_cast<uint32_t>(fs);
-  *pos_fp_delta = static_cast<uint32_t>(fp);
-  if (static_cast<uint64_t>(doc_end_ - doc_ptr_) < *bytes) return Fail("doc block past the end");
-  return true;
+  shallow_next_ = p;
+  shallow_base_ = base;
+  shallow_left_ = left;
+  return whole_term();
 }
 
 // Loads the next doc block (or the tail, or the singleton) into the buffer.
@@ -314,8 +439,10 @@ bool PostingsCursor::LoadDocBlock() {
     freqs_[0] = has_freqs_ ? static_cast<uint32_t>(stats_.total_term_freq) : 1;
     buf_n_ = 1;
     docs_left_ = 0;
+    buffered_header_ = nullptr;
   } else if (docs_left_ >= kForBlockSize) {
-    uint32_t last_delta, bytes, freq_sum, pos_fp_delta;
+    buffered_header_ = doc_ptr_;
+    uint32_t last_delta = 0, bytes = 0, freq_sum = 0, pos_fp_delta = 0;
     if (!ReadSkipHeader(&last_delta, &bytes, &freq_sum, &pos_fp_delta)) return false;
     const uint8_t* block_end = doc_ptr_ + bytes;
     if (!DecodeForBlock(&doc_ptr_, block_end, docs_)) return Fail("bad doc block");
@@ -343,6 +470,7 @@ bool PostingsCursor::LoadDocBlock() {
     buf_n_ = kForBlockSize;
     docs_left_ -= kForBlockSize;
   } else {
+    buffered_header_ = nullptr;
     uint64_t doc = block_base_;
     for (size_t i = 0; i < docs_left_; ++i) {
       uint32_t code = 0;
@@ -435,7 +563,7 @@ bool PostingsCursor::Advance(uint32_t target) {
     // Whole blocks whose last doc is below the target: skip by header.
     while (docs_left_ >= kForBlockSize && stats_.doc_freq > 1) {
       const uint8_t* header = doc_ptr_;
-      uint32_t last_delta, bytes, freq_sum, pos_fp_delta;
+      uint32_t last_delta = 0, bytes = 0, freq_sum = 0, pos_fp_delta = 0;
       if (!ReadSkipHeader(&last_delta, &bytes, &freq_sum, &pos_fp_delta)) return false;
       const uint64_t last = uint64_t{block_base_} + last_delta;
       if (last >= target) {

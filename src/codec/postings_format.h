@@ -9,6 +9,7 @@
 //     skip header: VInt(last_doc - previous block's last_doc (0 at first)),
 //                  VInt(block_bytes),
 //                  [VInt(freq_sum), VInt(pos_fp_delta)]       if positions
+//                  [VInt(impact_bytes), impacts]   if freqs (version 2 on)
 //     block:       FOR(128 doc deltas) [FOR(128 freqs)]     (block_bytes long)
 //   then the < 128 remaining docs as VInts: with freqs
 //     VInt(delta << 1 | 1) if freq == 1 else VInt(delta << 1), VInt(freq);
@@ -18,6 +19,8 @@
 //   the previous header's) to the block holding the first position after
 //   this doc block; freq_sum: the positions in this block. With both a reader
 //   skips a doc block, and its positions, without decoding either.
+//   impacts: the block's competitive (freq, norm) pairs (codec/impacts.h),
+//   for block-max pruning; version 1 files have none.
 // _N.pos, per term (if positions), starting at TermStats::pos_offset: the
 //   term's positions over all its docs (position deltas restart at 0 in each
 //   doc), in blocks of 128:
@@ -51,6 +54,7 @@
 #include "absl/status/statusor.h"
 #include "codec/field_info.h"
 #include "codec/for_block.h"
+#include "codec/impacts.h"
 #include "codec/term_dict_reader.h"
 #include "codec/term_dict_writer.h"
 #include "codec/term_stats.h"
@@ -60,6 +64,12 @@
 #include "store/index_output.h"
 
 namespace invert {
+
+// .doc versions. Do not change the values: part of the persistent format.
+// 1: no impacts. 2 (written now): every full block of a field with freqs
+// carries its impacts in its skip header.
+inline constexpr uint32_t kDocVersionNoImpacts = 1;
+inline constexpr uint32_t kDocFormatVersion = 2;
 
 struct FieldTermsStats {
   uint32_t field_number = 0;
@@ -84,12 +94,15 @@ class PostingsWriter {
   // merge drops a term whose documents are all deleted this way).
   void StartTerm();
   // Inline: called once per posting and once per position by the flush.
-  void AddDoc(uint32_t doc, uint32_t freq) {
+  // `norm`: the document's norm byte of the field, for the block's impacts;
+  // 1 when the field has no norms (as Lucene takes it).
+  void AddDoc(uint32_t doc, uint32_t freq, uint8_t norm = 1) {
     if (!has_freqs_) freq = 1;
     if (doc_n_ == kForBlockSize) EmitDocBlock();
     if (stats_.doc_freq == 0) first_doc_ = doc;
     docs_[doc_n_] = doc - last_doc_;
     freqs_[doc_n_] = freq;
+    norms_[doc_n_] = norm;
     ++doc_n_;
     last_doc_ = doc;
     ++stats_.doc_freq;
@@ -202,8 +215,12 @@ class PostingsWriter {
   uint32_t last_doc_ = 0;
   std::array<uint32_t, kForBlockSize> docs_{};
   std::array<uint32_t, kForBlockSize> freqs_{};
+  std::array<uint8_t, kForBlockSize> norms_{};
   size_t doc_n_ = 0;
   uint64_t last_skip_pos_fp_ = 0;
+  ImpactSet block_impacts_;
+  std::vector<Impact> frontier_;
+  std::string impact_bytes_;
   // Positions of the current pos block.
   std::array<uint32_t, kForBlockSize> pos_deltas_{};
   std::array<uint32_t, kForBlockSize> payload_lengths_{};
@@ -222,9 +239,11 @@ class PostingsCursor {
  public:
   static constexpr uint32_t kNoMoreDocs = UINT32_MAX;
 
-  // `doc_file` / `pos_file`: the whole .doc / .pos files.
+  // `doc_file` / `pos_file`: the whole .doc / .pos files; `doc_version`: the
+  // .doc file's header version.
   PostingsCursor(std::span<const uint8_t> doc_file, std::span<const uint8_t> pos_file,
-                 const TermStats& stats, const FieldType& type);
+                 const TermStats& stats, const FieldType& type,
+                 uint32_t doc_version = kDocFormatVersion);
   // Starts over on another term of the same field and files, as if newly
   // constructed with `stats` (the skip prefetch setting stays). Cheaper than
   // a new cursor, whose block buffers (~3.6 KiB) would be zeroed: a merge
@@ -268,6 +287,31 @@ class PostingsCursor {
   // payloads flag. False on corrupt data (see status()).
   bool CopyPositions(PostingsWriter& out);
 
+  // ---- Impacts, for block-max WAND / MaxScore (codec/impacts.h)
+  //
+  // True iff the postings carry per-block impacts: a .doc of version 2 or
+  // later and a field with freqs. Without them (version 1 files, docs-only
+  // fields) AdvanceShallow still answers, with the term's bound for the
+  // whole term, so a searcher works unchanged, only without block pruning.
+  bool has_impacts() const { return has_impacts_; }
+  // Shallow advance: finds the range of the term's docs that holds the first
+  // doc >= `target` (for a full block: that block, found by reading skip
+  // headers only, none decoded) and returns its last doc; impacts() then
+  // bounds every doc of the term in [target, returned doc]: none has a
+  // (freq, norm) better than one of its pairs (freq >=, norm <=). Past the
+  // full blocks (the < 128 docs of the tail, a term of < 128 docs, or no
+  // block impacts) the range is the rest of the term: returns kNoMoreDocs
+  // and the term's bound. Leaves doc(), NextDoc() and Advance() as they
+  // were. REQUIRES: targets never decrease from one call to the next, and
+  // target >= doc() once the cursor is on a doc.
+  uint32_t AdvanceShallow(uint32_t target);
+  // The impacts of the range the last AdvanceShallow returned.
+  std::span<const Impact> impacts() const { return impacts_; }
+  // A bound for every doc of the term, from its statistics alone: one pair
+  // (total_term_freq - doc_freq + 1, norm 0), as no doc has a freq above
+  // that nor a norm below 0 (freq 1 without freqs).
+  Impact TermImpactBound() const;
+
   const absl::Status& status() const { return status_; }
   // Doc blocks passed over by Advance() without being decoded.
   uint64_t blocks_skipped() const { return blocks_skipped_; }
@@ -293,6 +337,9 @@ class PostingsCursor {
   bool LoadDocBlock();
   bool ReadSkipHeader(uint32_t* last_delta, uint32_t* bytes, uint32_t* freq_sum,
                       uint32_t* pos_fp_delta);
+  // Reads the impacts of the full block whose skip header starts at
+  // `header` into impacts_.
+  bool ReadBlockImpacts(const uint8_t* header);
   bool SeekPosition(uint64_t index);
   bool DecodePosBlock();
   bool SkipPosBlock();
@@ -310,6 +357,7 @@ class PostingsCursor {
   bool has_positions_;
   bool has_offsets_;
   bool has_payloads_;
+  bool has_impacts_;
   absl::Status status_;
 
   uint64_t docs_left_;  // docs not yet loaded into the buffer
@@ -322,6 +370,17 @@ class PostingsCursor {
   uint32_t doc_ = 0;
   uint32_t freq_ = 0;
   uint64_t blocks_skipped_ = 0;
+  // Skip header of the buffered block if it is a full block, else null.
+  const uint8_t* buffered_header_ = nullptr;
+  // AdvanceShallow's own walk over the skip headers, at or ahead of the
+  // iterator's: the next header to read, the last doc before its block and
+  // the docs from its block on; the last doc of the range impacts_ bounds.
+  const uint8_t* shallow_next_ = nullptr;
+  uint32_t shallow_base_ = 0;
+  uint64_t shallow_left_ = 0;
+  uint32_t shallow_last_ = 0;
+  bool shallow_valid_ = false;
+  std::vector<Impact> impacts_;
   IndexInput* skip_prefetch_ = nullptr;      // see set_skip_prefetch
   const uint8_t* prefetched_end_ = nullptr;  // skip prefetch issued up to here
   const uint8_t* skip_recheck_ = nullptr;    // consider the next one from here

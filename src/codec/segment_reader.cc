@@ -10,14 +10,19 @@ namespace invert {
 
 namespace {
 
+// Opens a segment file and checks its header (a version in [min_version,
+// max_version], stored in *version if given) and footer.
 absl::StatusOr<IndexInput> OpenChecked(Directory* dir, std::string_view segment,
                                        const char* extension, std::string_view codec,
-                                       const SegmentId& id) {
+                                       const SegmentId& id,
+                                       uint32_t min_version = kSegmentFormatVersion,
+                                       uint32_t max_version = kSegmentFormatVersion,
+                                       uint32_t* version_out = nullptr) {
   absl::StatusOr<IndexInput> in = OpenInput(dir, SegmentFileName(segment, extension));
   if (!in.ok()) return in.status();
-  absl::StatusOr<uint32_t> version =
-      CheckHeader(*in, codec, kSegmentFormatVersion, kSegmentFormatVersion, id);
+  absl::StatusOr<uint32_t> version = CheckHeader(*in, codec, min_version, max_version, id);
   if (!version.ok()) return version.status();
+  if (version_out != nullptr) *version_out = *version;
   if (absl::StatusOr<uint64_t> c = ReadFooterChecksum(*in); !c.ok()) return c.status();
   return in;
 }
@@ -55,7 +60,9 @@ absl::StatusOr<std::unique_ptr<SegmentReader>> SegmentReader::Open(Directory* di
           absl::StrCat(Sv(segment), ": terms for a field that is not indexed"));
     }
   }
-  absl::StatusOr<IndexInput> doc = OpenChecked(dir, segment, "doc", kDocCodec, id);
+  absl::StatusOr<IndexInput> doc =
+      OpenChecked(dir, segment, "doc", kDocCodec, id, kDocVersionNoImpacts, kDocFormatVersion,
+                  &r->doc_version_);
   if (!doc.ok()) return doc.status();
   r->doc_ = std::move(*doc);
   absl::StatusOr<IndexInput> pos = OpenChecked(dir, segment, "pos", kPosCodec, id);
@@ -87,7 +94,8 @@ PostingsCursor SegmentReader::Postings(uint32_t field, const TermStats& stats) c
   std::span<const uint8_t> doc = doc_->bytes();
   std::span<const uint8_t> pos = pos_->bytes();
   return PostingsCursor(doc.first(doc.size() - kFooterLength),
-                        pos.first(pos.size() - kFooterLength), stats, fields_[field].type);
+                        pos.first(pos.size() - kFooterLength), stats, fields_[field].type,
+                        doc_version_);
 }
 
 void SegmentReader::SetPrefetchPolicy(PrefetchPolicy policy) {

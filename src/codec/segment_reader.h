@@ -60,6 +60,8 @@ class SegmentReader {
   absl::Status CheckIntegrity() const;
 
   std::span<const uint8_t> doc_file() const { return doc_->bytes(); }
+  // The .doc file's format version (kDocVersionNoImpacts or kDocFormatVersion).
+  uint32_t doc_version() const { return doc_version_; }
   std::span<const uint8_t> pos_file() const { return pos_->bytes(); }
 
   // ---- Prefetch (docs/prefetch.md)
@@ -114,6 +116,7 @@ class SegmentReader {
   std::vector<FieldInfo> fields_;
   std::unique_ptr<TermsReader> terms_;
   std::optional<IndexInput> doc_;
+  uint32_t doc_version_ = kDocFormatVersion;
   std::optional<IndexInput> pos_;
   std::optional<NormsReader> norms_;
   std::unique_ptr<StoredFieldsReader> stored_;

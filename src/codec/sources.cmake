@@ -14,6 +14,7 @@ target_sources(invert_objects PRIVATE
 invert_library_link(PRIVATE PkgConfig::LZ4 PkgConfig::ZSTD)
 target_sources(invert_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/field_infos_format.cc
+  ${CMAKE_CURRENT_LIST_DIR}/impacts.cc
   ${CMAKE_CURRENT_LIST_DIR}/live_docs_format.cc
   ${CMAKE_CURRENT_LIST_DIR}/norms_format.cc
   ${CMAKE_CURRENT_LIST_DIR}/postings_format.cc

@@ -1,11 +1,14 @@
 // CheckIndex (include/invert/check_index.h): checksums plus every structural
 // invariant, and each segment's live docs against the commit.
 #include <algorithm>
+#include <optional>
+#include <span>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "codec/impacts.h"
 #include "codec/live_docs_format.h"
 #include "codec/segment_files.h"
 #include "index/commit_reader.h"
@@ -90,6 +93,7 @@ class Checker {
     const bool freqs = HasFreqs(field.type.index_options);
     const bool positions = HasPositions(field.type.index_options);
     const bool offsets = HasOffsets(field.type.index_options);
+    const bool norms = seg.HasNorms(field.number);
     FieldCheckStats& out = report_->fields[field.name];
     uint64_t terms = 0, sum_df = 0, sum_ttf = 0;
     std::string previous;
@@ -109,6 +113,15 @@ class Checker {
       ++terms;
       const TermStats& ts = cursor.stats();
       PostingsCursor it = seg.Postings(field.number, ts);
+      // Full blocks' impacts: the frontier of each block's (freq, norm)
+      // pairs, recomputed, against the skip header's (read by a second
+      // cursor's shallow advance to the block's first doc).
+      const bool impacts = it.has_impacts();
+      const uint64_t impact_blocks = impacts ? ts.doc_freq / kForBlockSize : 0;
+      std::optional<PostingsCursor> shallow;
+      if (impact_blocks > 0) shallow.emplace(seg.Postings(field.number, ts));
+      impact_set_.Take(&expected_);  // drops what a broken-off term left
+      uint32_t block_first = 0;
       uint64_t df = 0, ttf = 0;
       int64_t last_doc = -1;
       while (it.NextDoc()) {
@@ -119,6 +132,13 @@ class Checker {
         }
         last_doc = it.doc();
         (*has_field)[it.doc()] = true;
+        if (df / kForBlockSize < impact_blocks) {
+          if (df % kForBlockSize == 0) block_first = it.doc();
+          impact_set_.Add(it.freq(), norms ? seg.Norm(field.number, it.doc()) : 1);
+          if (df % kForBlockSize == kForBlockSize - 1) {
+            CheckBlockImpacts(where, term, df / kForBlockSize, block_first, it.doc(), *shallow);
+          }
+        }
         ++df;
         ttf += it.freq();
         if (it.freq() == 0) Problem(absl::StrCat(where, ": zero freq"));
@@ -168,6 +188,30 @@ class Checker {
     if (positions) out.positions += sum_ttf;
   }
 
+  // Compares the impacts `shallow` reads for block `block` (docs first..last)
+  // with the frontier of what impact_set_ collected from its documents.
+  void CheckBlockImpacts(const std::string& where, std::string_view term, uint64_t block,
+                         uint32_t first, uint32_t last, PostingsCursor& shallow) {
+    impact_set_.Take(&expected_);
+    const uint32_t end = shallow.AdvanceShallow(first);
+    const std::span<const Impact> stored = shallow.impacts();
+    if (end == last &&
+        std::equal(stored.begin(), stored.end(), expected_.begin(), expected_.end())) {
+      return;
+    }
+    auto show = [](std::span<const Impact> pairs) {
+      std::string out;
+      for (const Impact& i : pairs)
+        absl::StrAppend(&out, out.empty() ? "" : " ", i.freq, "/", i.norm);
+      return out;
+    };
+    Problem(
+        absl::StrCat(where, " term \"", absl::CEscape(Sv(term)), "\" block ", block, " (docs ",
+                     first, "..", last, "): impacts (freq/norm) ", show(stored), " ending at doc ",
+                     end, ", but its documents give ", show(expected_),
+                     shallow.status().ok() ? "" : absl::StrCat(": ", shallow.status().message())));
+  }
+
   void CheckVectors(const SegmentReader& seg, uint32_t doc) {
     absl::StatusOr<std::vector<TermVectorFieldData>> vectors = seg.term_vectors().Get(doc);
     if (!vectors.ok()) {
@@ -209,6 +253,8 @@ class Checker {
   }
 
   CheckReport* report_;
+  ImpactSet impact_set_;  // the block being checked
+  std::vector<Impact> expected_;
 };
 
 }  // namespace

@@ -75,6 +75,9 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
   for (const std::string& name : (*postings)->file_names()) files->push_back(name);
   PostingsWriter& pw = **postings;
   std::vector<bool> has_field(chain.num_docs());
+  // The field's norm of each document, for the postings' impacts (1 for
+  // every document of a field without norms).
+  std::vector<uint8_t> norms(chain.num_docs());
   for (const FieldInfo& field : fields) {
     const PostingsWriterPerField* p = chain.postings(field.number);
     if (p == nullptr || p->terms().size() == 0) continue;
@@ -86,12 +89,15 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
     std::fill(has_field.begin(), has_field.end(), false);
     uint32_t doc_count = 0;
     const bool positions = HasPositions(field.type.index_options);
+    for (uint32_t doc = 0; doc < chain.num_docs(); ++doc) {
+      norms[doc] = field.type.has_norms() ? chain.norm(field.number, doc) : 1;
+    }
     pw.StartField(field);
     for (uint32_t term_id : ids) {
       pw.StartTerm();
       InMemoryPostingsIterator it(*p, term_id);
       while (it.NextDoc()) {
-        pw.AddDoc(it.doc(), it.freq());
+        pw.AddDoc(it.doc(), it.freq(), norms[it.doc()]);
         if (!has_field[it.doc()]) {
           has_field[it.doc()] = true;
           ++doc_count;

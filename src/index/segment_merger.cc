@@ -177,6 +177,11 @@ struct TermSource {
   // Documents of this input having the field, when it has deletions (else
   // the input's own field statistics count them).
   std::vector<uint64_t> has_field;
+  // The input's norms of the field (what the merged norms copy), for the
+  // postings' impacts; empty when it has none: then every doc's norm is
+  // `default_norm` (0 as in the merged norms, or 1 if the field has none).
+  std::span<const uint8_t> norms;
+  uint8_t default_norm = 1;
 };
 
 class Merger {
@@ -383,6 +388,11 @@ absl::Status Merger::MergeField(PostingsWriter& pw, const FieldInfo& field) {
     if (dict == nullptr || stats == nullptr) continue;
     sources.push_back(
         TermSource{i, lf, 0, dict->NewCursor(), in.segment->Postings(lf, TermStats{}), {}});
+    if (field.type.has_norms()) {
+      const std::span<const uint8_t> norms = in.segment->NormBytes(lf);
+      if (norms.size() == in.doc_count) sources.back().norms = norms;
+      sources.back().default_norm = 0;
+    }
     if (in.live == nullptr) {
       doc_count += stats->doc_count;
     } else {
@@ -483,7 +493,7 @@ absl::Status Merger::CopyPostings(PostingsWriter& pw, TermSource& s, bool positi
         return absl::DataLossError(absl::StrCat("corrupt postings: doc ", doc, " of ", doc_count));
       }
       const uint32_t freq = c.freq();
-      pw.AddDoc(base + doc, freq);
+      pw.AddDoc(base + doc, freq, s.norms.empty() ? s.default_norm : s.norms[doc]);
       ++*added;
       if (positions && !c.CopyPositions(pw)) break;
     }
@@ -499,7 +509,7 @@ absl::Status Merger::CopyPostings(PostingsWriter& pw, TermSource& s, bool positi
       if (merged == kDeletedDoc) continue;  // its positions are skipped by the cursor
       has_field[doc >> 6] |= uint64_t{1} << (doc & 63);
       const uint32_t freq = c.freq();
-      pw.AddDoc(merged, freq);
+      pw.AddDoc(merged, freq, s.norms.empty() ? s.default_norm : s.norms[doc]);
       ++*added;
       if (positions && !c.CopyPositions(pw)) break;
     }

@@ -40,25 +40,28 @@ TEST(PostingsFormatTest, FullBlockGoldenBytes) {
   ASSERT_TRUE(writer.ok()) << writer.status();
   (*writer)->StartField(FieldInfo{"body", 0, FieldType::Text()});
   (*writer)->StartTerm();
-  // Docs 0, 2, ..., 258 at position 1; doc 10 also at position 4.
+  // Docs 0, 2, ..., 258 at position 1; doc 10 also at position 4. Norms 3,
+  // but doc 10's 7 and doc 20's 2: the block's impacts are (1, 2), (2, 7).
   for (uint32_t d = 0; d < 130; ++d) {
     const uint32_t freq = d == 5 ? 2 : 1;
-    (*writer)->AddDoc(2 * d, freq);
+    (*writer)->AddDoc(2 * d, freq, d == 5 ? 7 : d == 10 ? 2 : 3);
     for (uint32_t p = 0; p < freq; ++p) (*writer)->AddPosition(1 + 3 * p, 0, 0, "");
   }
   ASSERT_TRUE((*writer)->FinishTerm("x").ok());
   ASSERT_TRUE((*writer)->FinishField(130).ok());
   ASSERT_TRUE((*writer)->Finish().ok());
 
-  const std::string header = " 01 00 00 00 a0 a1 a2 a3 a4 a5 a6 a7 a8 a9 aa ab ac ad ae af";
+  const std::string id_hex = " a0 a1 a2 a3 a4 a5 a6 a7 a8 a9 aa ab ac ad ae af";
+  const std::string header = " 01 00 00 00" + id_hex;
   EXPECT_EQ(FileHex(dir.get(), "_0.doc"),
-            "49 4e 56 48 11 49 6e 76 65 72 74 50 6f 73 74 69 6e 67 73 44 6f 63" + header +
-                " fe 01 33 81 01 21"
+            "49 4e 56 48 11 49 6e 76 65 72 74 50 6f 73 74 69 6e 67 73 44 6f 63 02 00 00 00" +
+                id_hex +
+                " fe 01 33 81 01 21 04 01 02 01 05"
                 " 02 a8 aa aa aa aa aa aa aa aa aa aa aa aa aa aa"
                 " aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa"
                 " 81 01 00 00 00 00 02 00 00 00 00 00 00 00 00 00 00 00"
                 " 05 05"
-                " 49 4e 56 46 01 00 00 00 a1 03 04 05 50 9b d5 cc");
+                " 49 4e 56 46 01 00 00 00 72 34 36 7b f6 40 14 26");
   EXPECT_EQ(FileHex(dir.get(), "_0.pos"),
             "49 4e 56 48 11 49 6e 76 65 72 74 50 6f 73 74 69 6e 67 73 50 6f 73" + header +
                 " 02 55 55 55 55 55 55 55 55 5d 55 55 55 55 55 55"

@@ -1,0 +1,242 @@
+// Impacts (codec/impacts.h) and their place in the .doc skip headers
+// (codec/postings_format.h, .doc version 2): ImpactSet against a brute-force
+// Pareto frontier, the encoding round trip and its rejects, and a
+// PostingsWriter/PostingsCursor round trip of random terms with random
+// norms: every full block's impacts, shallow advances to random targets
+// interleaved with NextDoc/Advance, and a version-1 file read without impacts.
+#include "codec/impacts.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "codec/postings_format.h"
+#include "gtest/gtest.h"
+#include "scratch_dir.h"
+#include "test_seed.h"
+#include "util/random.h"
+
+namespace invert {
+namespace {
+
+// The frontier by definition: a pair is kept unless another has freq >= and
+// norm <= (and differs); duplicates once; freq ascending.
+std::vector<Impact> BruteFrontier(const std::vector<Impact>& pairs) {
+  std::vector<Impact> out;
+  for (const Impact& a : pairs) {
+    bool dominated = false;
+    for (const Impact& b : pairs) {
+      if (b.freq >= a.freq && b.norm <= a.norm && !(b == a)) dominated = true;
+    }
+    if (!dominated && std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
+  }
+  std::sort(out.begin(), out.end(), [](Impact x, Impact y) { return x.freq < y.freq; });
+  return out;
+}
+
+TEST(ImpactsTest, SetEqualsBruteForceFrontier) {
+  Random rng(testing::TestSeed(1313));
+  ImpactSet set;
+  std::vector<Impact> got;
+  for (int round = 0; round < 2000; ++round) {
+    std::vector<Impact> pairs(1 + rng.Uniform(200));
+    const uint32_t max_freq = rng.Bernoulli(0.5) ? 4 : 100000;
+    const uint32_t max_norm = rng.Bernoulli(0.3) ? 3 : 255;
+    for (Impact& p : pairs) {
+      p.freq = static_cast<uint32_t>(1 + rng.Uniform(max_freq));
+      p.norm = static_cast<uint8_t>(rng.Uniform(max_norm + 1));
+      set.Add(p.freq, p.norm);
+    }
+    set.Take(&got);
+    ASSERT_EQ(got, BruteFrontier(pairs)) << "round " << round;
+    EXPECT_TRUE(set.empty());
+    std::string bytes;
+    EncodeImpacts(got, &bytes);
+    std::vector<Impact> back;
+    const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+    ASSERT_TRUE(DecodeImpacts(p, p + bytes.size(), &back));
+    EXPECT_EQ(back, got);
+  }
+}
+
+TEST(ImpactsTest, EncodingBytesAndRejects) {
+  std::string bytes;
+  EncodeImpacts(std::vector<Impact>{{1, 0}, {3, 12}, {200, 255}}, &bytes);
+  // (1 - 0, 0 - 0), (3 - 1, 12 - 0), (200 - 3 = VInt c5 01, 255 - 12).
+  EXPECT_EQ(bytes, std::string("\x01\x00\x02\x0c\xc5\x01\xf3", 7));
+  std::vector<Impact> out;
+  auto decode = [&out](std::string_view b) {
+    const auto* p = reinterpret_cast<const uint8_t*>(b.data());
+    return DecodeImpacts(p, p + b.size(), &out);
+  };
+  EXPECT_TRUE(decode(bytes));
+  EXPECT_FALSE(decode(std::string_view()));                       // empty
+  EXPECT_FALSE(decode(std::string_view("\x00\x01", 2)));          // freq delta 0
+  EXPECT_FALSE(decode(std::string_view("\x01\x01\x01\x00", 4)));  // norm not ascending
+  EXPECT_FALSE(decode(std::string_view("\x01\xf0\x01\x20", 4)));  // norm past 255
+  EXPECT_FALSE(decode(std::string_view("\x01", 1)));              // truncated
+  EXPECT_FALSE(decode(std::string_view("\xff\xff\xff\xff\x0f\x01\x01\x01", 8)));  // freq > 2^32-1
+}
+
+struct Posting {
+  uint32_t doc;
+  uint32_t freq;
+  uint8_t norm;
+};
+
+// What AdvanceShallow(target) must answer for a term with these postings:
+// the full block holding the first doc >= target (its last doc and
+// frontier), or kNoMoreDocs past the full blocks.
+std::pair<uint32_t, std::vector<Impact>> Expected(const std::vector<Posting>& postings,
+                                                  uint32_t target) {
+  const size_t full = postings.size() / kForBlockSize * kForBlockSize;
+  size_t i = 0;
+  while (i < postings.size() && postings[i].doc < target) ++i;
+  if (i >= full) return {PostingsCursor::kNoMoreDocs, {}};
+  const size_t first = i / kForBlockSize * kForBlockSize;
+  std::vector<Impact> pairs;
+  for (size_t j = first; j < first + kForBlockSize; ++j) {
+    pairs.push_back({postings[j].freq, postings[j].norm});
+  }
+  return {postings[first + kForBlockSize - 1].doc, BruteFrontier(pairs)};
+}
+
+TEST(ImpactsTest, PostingsRoundTripWithShallowAdvance) {
+  const uint64_t seed = testing::TestSeed(2424);
+  Random rng(seed);
+  for (IndexOptions options : {IndexOptions::kDocs, IndexOptions::kDocsAndFreqs,
+                               IndexOptions::kDocsAndFreqsAndPositions}) {
+    SCOPED_TRACE(static_cast<int>(options));
+    testing::ScratchDir scratch;
+    auto dir = scratch.Open();
+    FieldType type = FieldType::Text();
+    type.index_options = options;
+    const bool freqs = HasFreqs(options);
+    const bool positions = HasPositions(options);
+    absl::StatusOr<std::unique_ptr<PostingsWriter>> writer =
+        PostingsWriter::Create(dir.get(), "_0", SegmentId{});
+    ASSERT_TRUE(writer.ok()) << writer.status();
+    (*writer)->StartField(FieldInfo{"f", 0, type});
+    std::vector<std::vector<Posting>> terms;
+    std::vector<TermStats> stats;
+    for (int t = 0; t < 12; ++t) {
+      const size_t n = t < 2 ? 2 + rng.Uniform(126) : rng.Range(128, 1500);
+      std::vector<Posting> postings;
+      uint32_t doc = static_cast<uint32_t>(rng.Uniform(5));
+      const uint32_t gap = static_cast<uint32_t>(1 + rng.Uniform(6));
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t freq =
+            freqs ? static_cast<uint32_t>(1 + rng.Uniform(rng.Bernoulli(0.1) ? 50 : 4)) : 1;
+        postings.push_back(
+            {doc, freq, static_cast<uint8_t>(1 + rng.Uniform(t % 3 == 0 ? 4 : 255))});
+        doc += static_cast<uint32_t>(1 + rng.Uniform(gap));
+      }
+      (*writer)->StartTerm();
+      for (const Posting& p : postings) {
+        (*writer)->AddDoc(p.doc, p.freq, p.norm);
+        for (uint32_t i = 0; positions && i < p.freq; ++i) (*writer)->AddPosition(i, 0, 0, "");
+      }
+      const std::string term = "t" + std::to_string(10 + t);
+      ASSERT_TRUE((*writer)->FinishTerm(term).ok());
+      if (!freqs) {
+        for (Posting& p : postings) p.freq = 1;
+      }
+      terms.push_back(std::move(postings));
+    }
+    ASSERT_TRUE((*writer)->FinishField(1).ok());
+    ASSERT_TRUE((*writer)->Finish().ok());
+    // Term stats back from the dictionary.
+    absl::StatusOr<std::unique_ptr<TermsReader>> reader = TermsReader::Open(dir.get(), "_0", {});
+    ASSERT_TRUE(reader.ok()) << reader.status();
+    TermDictCursor cursor = (*reader)->Field(0)->NewCursor();
+    while (true) {
+      absl::StatusOr<bool> next = cursor.Next();
+      ASSERT_TRUE(next.ok());
+      if (!*next) break;
+      stats.push_back(cursor.stats());
+    }
+    ASSERT_EQ(stats.size(), terms.size());
+    absl::StatusOr<IndexInput> doc_in = OpenInput(dir.get(), "_0.doc");
+    absl::StatusOr<IndexInput> pos_in = OpenInput(dir.get(), "_0.pos");
+    ASSERT_TRUE(doc_in.ok() && pos_in.ok());
+    const std::span<const uint8_t> doc_file = doc_in->bytes().first(doc_in->length() - 16);
+    const std::span<const uint8_t> pos_file = pos_in->bytes().first(pos_in->length() - 16);
+    for (size_t t = 0; t < terms.size(); ++t) {
+      SCOPED_TRACE("term " + std::to_string(t));
+      const std::vector<Posting>& postings = terms[t];
+      {  // Every block in turn, from a fresh cursor.
+        PostingsCursor c(doc_file, pos_file, stats[t], type);
+        EXPECT_EQ(c.has_impacts(), freqs);
+        for (size_t first = 0; first < postings.size(); first += kForBlockSize) {
+          const auto [last, want] = Expected(postings, postings[first].doc);
+          const uint32_t got = c.AdvanceShallow(postings[first].doc);
+          ASSERT_EQ(got, freqs ? last : PostingsCursor::kNoMoreDocs) << "block at " << first;
+          if (got != PostingsCursor::kNoMoreDocs) {
+            EXPECT_EQ(std::vector<Impact>(c.impacts().begin(), c.impacts().end()), want);
+          } else {
+            ASSERT_EQ(c.impacts().size(), 1u);
+            EXPECT_EQ(c.impacts()[0], c.TermImpactBound());
+          }
+        }
+        EXPECT_TRUE(c.status().ok()) << c.status();
+      }
+      // Random increasing targets; the iterator moves too, now and then.
+      for (int walk = 0; walk < 4; ++walk) {
+        PostingsCursor c(doc_file, pos_file, stats[t], type);
+        uint32_t target = 0;
+        size_t it = 0;  // index of the iterator's next doc in postings
+        while (true) {
+          target += static_cast<uint32_t>(rng.Uniform(walk == 0 ? 40 : 400));
+          if (it > 0) target = std::max(target, postings[it - 1].doc + 1);  // > doc()
+          const auto [last, want] = Expected(postings, target);
+          const uint32_t got = c.AdvanceShallow(target);
+          if (!freqs) {
+            EXPECT_EQ(got, PostingsCursor::kNoMoreDocs);
+          } else {
+            ASSERT_EQ(got, last) << "target " << target;
+            if (got != PostingsCursor::kNoMoreDocs) {
+              ASSERT_EQ(std::vector<Impact>(c.impacts().begin(), c.impacts().end()), want);
+            }
+          }
+          // The shallow advance did not move the iterator.
+          if (rng.Bernoulli(0.3)) {
+            ASSERT_EQ(c.NextDoc(), it < postings.size());
+            if (it < postings.size()) {
+              ASSERT_EQ(c.doc(), postings[it++].doc);
+            }
+          } else if (rng.Bernoulli(0.4)) {
+            while (it < postings.size() && postings[it].doc < target) ++it;
+            ASSERT_EQ(c.Advance(target), it < postings.size());
+            if (it < postings.size()) {
+              ASSERT_EQ(c.doc(), postings[it].doc);
+              ASSERT_EQ(c.freq(), postings[it].freq);
+              ++it;
+            }
+          }
+          if (it >= postings.size() || target > postings.back().doc + 500) break;
+        }
+        EXPECT_TRUE(c.status().ok()) << c.status();
+      }
+      // A version-1 reading of a term without full blocks: no impacts, and
+      // the whole term bounded by its statistics.
+      if (postings.size() < kForBlockSize) {
+        PostingsCursor c(doc_file, pos_file, stats[t], type, kDocVersionNoImpacts);
+        EXPECT_FALSE(c.has_impacts());
+        EXPECT_EQ(c.AdvanceShallow(0), PostingsCursor::kNoMoreDocs);
+        uint32_t max_freq = 0;
+        for (const Posting& p : postings) max_freq = std::max(max_freq, p.freq);
+        ASSERT_EQ(c.impacts().size(), 1u);
+        EXPECT_GE(c.impacts()[0].freq, max_freq);
+        EXPECT_EQ(c.impacts()[0].norm, 0);
+        for (const Posting& p : postings) {
+          ASSERT_TRUE(c.NextDoc());
+          EXPECT_EQ(c.doc(), p.doc);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace invert
