@@ -115,8 +115,8 @@ std::string Query::ToString() const {
       AppendClauses(must_not, "-", parts);
       AppendClauses(filter, "#", parts);
       s = absl::StrJoin(parts, " ");
+      if (minimum_should_match > 0 || boost != 1.0f) s = absl::StrCat("(", s, ")");
       if (minimum_should_match > 0) absl::StrAppend(&s, "~", minimum_should_match);
-      if (boost != 1.0f) s = absl::StrCat("(", s, ")");
       break;
     }
   }

@@ -634,6 +634,9 @@ TEST(QueryTest, ToStringReadsLikeLucene) {
                            {Query::Term("body", "lazy")}, {Query::Prefix("title", "new")});
   EXPECT_EQ(q.ToString(), "+body:fox body:\"quick brown\"~1^2.0 -body:lazy #title:new*");
   EXPECT_EQ(Query::MatchAll().ToString(), "*:*");
+  EXPECT_EQ(
+      Query::Boolean({}, {Query::Term("f", "a"), Query::Term("f", "b")}, {}, {}, 1).ToString(),
+      "(f:a f:b)~1");
   EXPECT_EQ(q, q);
   EXPECT_NE(q, q.Boosted(2));
 }
