@@ -4,7 +4,8 @@
 // term, once through include/invert/ (TermsEnum, PostingsEnum: a virtual
 // call per document and per position, flag checks) and once through the
 // internal TermDictCursor/PostingsCursor. Reported per posting and per
-// term; compare the two rows of each pair.
+// term; compare the two rows of each pair. Plus Advance over the skip
+// headers of the frequent terms (internal cursor), per call.
 //
 //   invert_reader_api_benchmark --benchmark_repetitions=5 \
 //       --benchmark_report_aggregates_only=true
@@ -113,7 +114,35 @@ void BM_WalkInternal(benchmark::State& state) {
   state.counters["terms"] = static_cast<double>(terms) / state.iterations();
 }
 
+// Advance over the skip headers: every term of "body" in >= 256 documents,
+// from doc 0 in steps of 300 docs (mostly past two blocks), through the
+// internal PostingsCursor; no positions read. Reported per Advance call.
+void BM_AdvanceInternal(benchmark::State& state) {
+  auto reader = CommitReader::Open(SampleIndex());
+  if (!reader.ok()) std::abort();
+  uint64_t advances = 0;
+  for (auto _ : state) {
+    for (size_t s = 0; s < (*reader)->segment_count(); ++s) {
+      const SegmentReader& seg = (*reader)->segment(s);
+      const FieldInfo* body = seg.FieldByName("body");
+      TermDictCursor cursor = seg.Terms(body->number)->NewCursor();
+      while (*cursor.Next()) {
+        if (cursor.stats().doc_freq < 256) continue;
+        PostingsCursor p = seg.Postings(body->number, cursor.stats());
+        for (uint32_t target = 0; p.Advance(target); target = p.doc() + 300) {
+          benchmark::DoNotOptimize(p.freq());
+          ++advances;
+        }
+      }
+    }
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(advances));
+  state.counters["ns_per_advance"] = benchmark::Counter(
+      static_cast<double>(advances), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
 BENCHMARK(BM_WalkInternal)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AdvanceInternal)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_WalkPublic)->Unit(benchmark::kMillisecond);
 
 }  // namespace
