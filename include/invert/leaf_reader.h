@@ -83,10 +83,12 @@ class INVERT_EXPORT LeafReader {
                                                                  uint32_t flags) const = 0;
 
   // The norm byte of `doc` in `field`: the field's length in the document,
-  // encoded as docs/format.md says (0: the document has no value of the
-  // field). kNotFound when the field has no norms in this segment,
-  // kOutOfRange for a doc >= max_doc(). A deleted document's norm is
-  // returned as stored (a deletion does not change the norms).
+  // encoded as Lucene 8.8's SmallFloat.intToByte4 (docs/format.md, norms
+  // version 2; a segment with version-1 norms reads translated to it; 0: the
+  // document has no value of the field). kNotFound when the field has no
+  // norms in this segment, kOutOfRange for a doc >= max_doc(). A deleted
+  // document's norm is returned as stored (a deletion does not change the
+  // norms).
   virtual absl::StatusOr<uint8_t> Norm(std::string_view field, uint32_t doc) const = 0;
 
   // The stored values of `doc`. kOutOfRange for a doc >= max_doc(),

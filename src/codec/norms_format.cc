@@ -2,8 +2,10 @@
 #include "codec/norms_format.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "codec/norm_encoding.h"
 #include "codec/segment_files.h"
 #include "store/index_output.h"
 
@@ -12,12 +14,13 @@ namespace invert {
 absl::StatusOr<std::string> WriteNorms(
     Directory* dir, std::string_view segment, const SegmentId& id, uint32_t doc_count,
     const std::vector<uint32_t>& fields,
-    absl::FunctionRef<void(uint32_t field, uint32_t first_doc, std::span<uint8_t> out)> fill) {
+    absl::FunctionRef<void(uint32_t field, uint32_t first_doc, std::span<uint8_t> out)> fill,
+    uint32_t version) {
   const std::string name = SegmentFileName(segment, "nvd");
   absl::StatusOr<std::unique_ptr<IndexOutput>> out = CreateOutput(dir, name);
   if (!out.ok()) return out.status();
   IndexOutput& o = **out;
-  if (absl::Status s = WriteHeader(o, kNormsCodec, kSegmentFormatVersion, id); !s.ok()) return s;
+  if (absl::Status s = WriteHeader(o, kNormsCodec, version, id); !s.ok()) return s;
   o.WriteVInt32(doc_count);
   o.WriteVInt32(static_cast<uint32_t>(fields.size()));
   std::vector<uint8_t> bytes(std::min(doc_count, kNormsFillChunk));
@@ -56,8 +59,9 @@ absl::StatusOr<NormsReader> NormsReader::Open(Directory* dir, std::string_view s
   r.input_ = *in;
   r.doc_count_ = doc_count;
   absl::StatusOr<uint32_t> version =
-      CheckHeader(*in, kNormsCodec, kSegmentFormatVersion, kSegmentFormatVersion, id);
+      CheckHeader(*in, kNormsCodec, kNormsFormatVersionMin, kNormsFormatVersion, id);
   if (!version.ok()) return version.status();
+  r.file_version_ = *version;
   auto corrupt = [&name](const char* what) {
     return absl::DataLossError(absl::StrCat(name, ": corrupt norms: ", what));
   };
@@ -73,6 +77,22 @@ absl::StatusOr<NormsReader> NormsReader::Open(Directory* dir, std::string_view s
     if (!r.fields_.emplace(field, view).second) return corrupt("field listed twice");
   }
   if (in->remaining_length() != kFooterLength) return corrupt("trailing bytes before the footer");
+  if (r.file_version_ == 1) {
+    // Translate every field's bytes into one owned copy (256-entry mapping).
+    uint8_t table[256];
+    for (int b = 0; b < 256; ++b) table[b] = TranslateNormV1(static_cast<uint8_t>(b));
+    auto copy = std::make_shared<std::vector<uint8_t>>();
+    copy->reserve(static_cast<size_t>(doc_count) * r.fields_.size());
+    std::vector<std::pair<uint32_t, size_t>> starts;
+    for (const auto& [field, view] : r.fields_) {
+      starts.emplace_back(field, copy->size());
+      for (uint8_t b : view) copy->push_back(table[b]);
+    }
+    for (const auto& [field, start] : starts) {
+      r.fields_[field] = std::span<const uint8_t>(copy->data() + start, doc_count);
+    }
+    r.translated_ = std::move(copy);
+  }
   return r;
 }
 

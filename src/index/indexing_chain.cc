@@ -11,7 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "index/in_memory_postings.h"
-#include "index/norm_encoding.h"
+#include "codec/norm_encoding.h"
 #include "util/absl_compat.h"
 #include "util/radix_sort.h"
 #include "util/varint.h"

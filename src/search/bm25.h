@@ -9,6 +9,7 @@
 //   weight      = boost * idf                                      (float)
 //   inv_norm[b] = 1 / (k1 * ((1 - b_param) + b_param * length(b) / avgdl))
 //                 (float), one per norm byte b, length(b) its decoded length
+//                 (SmallFloat.byte4ToInt, codec/norm_encoding.h)
 //   score       = weight - weight / (1 + freq * inv_norm[norm])    (float)
 //
 // The (k1 + 1) factor of the textbook formula is gone since Lucene 8.0: it

@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include "codec/norm_encoding.h"
 #include "gtest/gtest.h"
 #include "index/in_memory_postings.h"
 #include "index/indexing_chain.h"
-#include "index/norm_encoding.h"
 #include "index/random_docs.h"
 
 namespace invert::testing {

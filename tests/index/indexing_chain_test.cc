@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "codec/norm_encoding.h"
 #include "gtest/gtest.h"
 #include "index/chain_model.h"
 #include "index/in_memory_postings.h"
-#include "index/norm_encoding.h"
 #include "index/random_docs.h"
 #include "test_seed.h"
 #include "util/random.h"
@@ -210,25 +210,6 @@ TEST(IndexingChainTest, MultiValuedPositionsAndOffsetsContinue) {
   EXPECT_EQ(it.position(), 1u + 10 + 1);  // last position + gap + increment
   EXPECT_EQ(it.start_offset(), 3u + 1);   // previous value length + offset gap
   EXPECT_EQ(chain.norm(0, 0), EncodeNorm(3));
-}
-
-TEST(NormEncodingTest, RoundTripsAndIsMonotonic) {
-  for (int code = 0; code < 256; ++code) {
-    EXPECT_EQ(EncodeNorm(DecodeNorm(static_cast<uint8_t>(code))), code);
-  }
-  uint8_t last = 0;
-  for (uint64_t length = 0; length < 2000000; length += 1 + length / 50) {
-    const uint8_t code = EncodeNorm(length);
-    EXPECT_GE(code, last);
-    EXPECT_LE(DecodeNorm(code), length);
-    if (length < 507904) {
-      EXPECT_GE(DecodeNorm(code) * 1.0, length * (1 - 1.0 / 16) - 1);
-    }
-    last = code;
-  }
-  EXPECT_EQ(EncodeNorm(0), 0);
-  EXPECT_EQ(EncodeNorm(31), 31);
-  EXPECT_EQ(EncodeNorm(UINT64_MAX), 255);
 }
 
 }  // namespace
