@@ -368,6 +368,41 @@ Impact PostingsCursor::TermImpactBound() const {
   return Impact{static_cast<uint32_t>(std::min<uint64_t>(bound, UINT32_MAX)), 0};
 }
 
+bool PostingsCursor::TermImpacts(std::vector<Impact>* out) {
+  out->clear();
+  if (!status_.ok()) return false;
+  if (!has_impacts_ || stats_.doc_freq < kForBlockSize) {
+    out->push_back(TermImpactBound());
+    return true;
+  }
+  const uint8_t* p = doc_begin_ + stats_.doc_offset;  // checked by Reset
+  uint64_t left = stats_.doc_freq;
+  ImpactSet set;
+  std::vector<Impact> block;
+  for (; left >= kForBlockSize; left -= kForBlockSize) {
+    SkipHeader h;
+    if (!ParseSkipHeader(&p, doc_end_, has_positions_, true, &h) ||
+        !DecodeImpacts(h.impacts, h.impacts + h.impact_bytes, &block)) {
+      return Fail("bad impacts in a skip header");
+    }
+    set.Add(block);
+    p += h.bytes;
+  }
+  uint32_t tail_max = 0;
+  for (uint64_t i = 0; i < left; ++i) {
+    uint32_t code = 0;
+    uint32_t freq = 1;
+    if (!DecodeVInt32(&p, doc_end_, &code) ||
+        ((code & 1) == 0 && (!DecodeVInt32(&p, doc_end_, &freq) || freq == 0))) {
+      return Fail("truncated doc tail");
+    }
+    tail_max = std::max(tail_max, freq);
+  }
+  if (left > 0) set.Add(tail_max, 0);
+  set.Take(out);
+  return true;
+}
+
 uint32_t PostingsCursor::AdvanceShallow(uint32_t target) {
   if (shallow_valid_ && target <= shallow_last_) return shallow_last_;
   auto whole_term = [this]() {

@@ -307,6 +307,14 @@ class PostingsCursor {
   uint32_t AdvanceShallow(uint32_t target);
   // The impacts of the range the last AdvanceShallow returned.
   std::span<const Impact> impacts() const { return impacts_; }
+  // The term's impacts over all its docs, for whole-term bounds (MaxScore):
+  // the frontier of its blocks' impacts (every skip header read, no block
+  // decoded) and, if the term has a tail, the pair (the tail's highest
+  // freq, norm 0), as the tail has no impacts (its freqs are decoded, <= 127
+  // VInts). Exact when doc_freq is a multiple of 128. Without block impacts
+  // (or < 128 docs): {TermImpactBound()}. Independent of the iterator and of
+  // AdvanceShallow. Cost: one header per 128 docs. False on corrupt data.
+  bool TermImpacts(std::vector<Impact>* out);
   // A bound for every doc of the term, from its statistics alone: one pair
   // (total_term_freq - doc_freq + 1, norm 0), as no doc has a freq above
   // that nor a norm below 0 (freq 1 without freqs).

@@ -180,6 +180,23 @@ TEST(ImpactsTest, PostingsRoundTripWithShallowAdvance) {
           }
         }
         EXPECT_TRUE(c.status().ok()) << c.status();
+        // The whole term: the blocks' frontier and (tail's highest freq, 0).
+        std::vector<Impact> term;
+        ASSERT_TRUE(c.TermImpacts(&term));
+        if (!freqs || postings.size() < kForBlockSize) {
+          EXPECT_EQ(term, std::vector<Impact>{c.TermImpactBound()});
+        } else {
+          const size_t full = postings.size() / kForBlockSize * kForBlockSize;
+          std::vector<Impact> pairs;
+          for (size_t i = 0; i < postings.size(); ++i) {
+            if (i < full) {
+              pairs.push_back({postings[i].freq, postings[i].norm});
+            } else {
+              pairs.push_back({postings[i].freq, 0});
+            }
+          }
+          EXPECT_EQ(term, BruteFrontier(pairs));
+        }
       }
       // Random increasing targets; the iterator moves too, now and then.
       for (int walk = 0; walk < 4; ++walk) {

@@ -109,6 +109,17 @@ void ExpectImpacts(const SegmentReader& seg, const Postings& want, Random& rng,
         ASSERT_EQ(Show(c.impacts()), Show(frontier)) << "block " << first / kForBlockSize;
         ++*blocks_checked;
       }
+      // The whole term: the blocks' frontier and (tail's highest freq, 0).
+      std::vector<Impact> term_impacts;
+      ASSERT_TRUE(c.TermImpacts(&term_impacts));
+      if (c.has_impacts() && full > 0) {
+        std::vector<Posting> all = docs;
+        for (size_t i = full; i < all.size(); ++i) all[i].norm = 0;
+        ASSERT_EQ(Show(term_impacts), Show(BruteFrontier(all, 0, all.size())));
+      } else {
+        ASSERT_EQ(term_impacts.size(), 1u);
+        for (const Posting& p : docs) ASSERT_LE(p.freq, term_impacts[0].freq);
+      }
       // Random targets: the block holding the first doc >= target.
       PostingsCursor r = seg.Postings(f.number, cursor.stats());
       uint32_t target = 0;
