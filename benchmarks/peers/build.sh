@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the Lucene peer of the end-to-end benchmark into build/peers/:
-#   build/peers/classes/LuceneIndexer*.class
+#   build/peers/classes/LuceneIndexer*.class, LuceneTermsHash*.class
 #   build/peers/lucene-core.jar.path  the lucene-core jar it was compiled against
 #   build/peers/lucene-indexer     launcher: JAVA_OPTS/-Xmx from the environment
 #   benchmarks/peers/build.sh [--install]
@@ -49,17 +49,19 @@ core_jar="$(find_core_jar)"
 core_jar="$(readlink -f "$core_jar")"
 
 src=benchmarks/peers/LuceneIndexer.java
+# LuceneTermsHash: the terms-hash microbenchmark peer (scripts/bench_terms_hash.sh --with-lucene)
+ths_src=benchmarks/peers/LuceneTermsHash.java
 out=build/peers
 classes=$out/classes
 stamp=$out/.stamp
-want="$(cat "$src" benchmarks/peers/build.sh | sha256sum | cut -d' ' -f1) $core_jar $(stat -c %Y "$core_jar") $(javac -version 2>&1)"
-if [ -f "$classes/LuceneIndexer.class" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+want="$(cat "$src" "$ths_src" benchmarks/peers/build.sh | sha256sum | cut -d' ' -f1) $core_jar $(stat -c %Y "$core_jar") $(javac -version 2>&1)"
+if [ -f "$classes/LuceneIndexer.class" ] && [ -f "$classes/LuceneTermsHash.class" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
   exit 0
 fi
 
 rm -rf "$classes"
 mkdir -p "$classes"
-javac -nowarn -encoding UTF-8 --release 11 -cp "$core_jar" -d "$classes" "$src"
+javac -nowarn -encoding UTF-8 --release 11 -cp "$core_jar" -d "$classes" "$src" "$ths_src"
 echo "$core_jar" >"$out/lucene-core.jar.path"
 rm -f "$out/classpath"
 cat >"$out/lucene-indexer" <<'EOF'
