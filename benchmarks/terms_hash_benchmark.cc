@@ -34,15 +34,6 @@
 namespace invert::bench {
 namespace {
 
-struct Size {
-  const char* name;
-  size_t vocabulary;
-  size_t tokens;
-};
-
-constexpr Size kSizes[] = {{"light", 256 * 1024, 2'000'000},
-                           {"scaled", 2 * 1024 * 1024, 16'000'000}};
-constexpr double kSkews[] = {1.0, 3.0, 6.0, 0.0};  // 0 = uuid
 constexpr TermBytesLayout kLayouts[] = {TermBytesLayout::kShared, TermBytesLayout::kSeparate};
 
 void SetCounters(benchmark::State& state, const Workload& w) {
@@ -187,9 +178,9 @@ void BM_FlatHashMapFind(benchmark::State& state, WorkloadSpec spec) {
 }
 
 void RegisterAll() {
-  for (const Size& size : kSizes) {
-    for (double skew : kSkews) {
-      const WorkloadSpec spec{skew, skew == 0 ? size.tokens : size.vocabulary, size.tokens};
+  for (const WorkloadSize& size : kWorkloadSizes) {
+    for (double skew : kWorkloadSkews) {
+      const WorkloadSpec spec = MakeSpec(skew, size);
       const std::string cell = "/" + spec.Name() + "/" + size.name;
       for (bool sort : {false, true}) {
         for (bool batched : {false, true}) {

@@ -81,6 +81,19 @@ std::unique_ptr<Workload> Generate(const WorkloadSpec& spec) {
 
 }  // namespace
 
+uint64_t StreamHash(const Workload& w) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  auto mix = [&h](unsigned char c) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  };
+  for (std::string_view token : w.tokens) {
+    mix(static_cast<unsigned char>(token.size()));
+    for (char c : token) mix(static_cast<unsigned char>(c));
+  }
+  return h;
+}
+
 const Workload& GetWorkload(const WorkloadSpec& spec) {
   static std::mutex mu;
   static std::map<std::tuple<double, size_t, size_t>, std::unique_ptr<Workload>> cache;

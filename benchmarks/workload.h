@@ -35,6 +35,27 @@ struct Workload {
 
 inline constexpr size_t kTokensPerDoc = 1000;
 
+// The matrix's sizes and workloads, shared by the benchmark and by
+// invert_dump_workload (which writes the same streams for the Lucene peer).
+struct WorkloadSize {
+  const char* name;
+  size_t vocabulary;
+  size_t tokens;
+};
+inline constexpr WorkloadSize kWorkloadSizes[] = {{"light", 256 * 1024, 2'000'000},
+                                                  {"scaled", 2 * 1024 * 1024, 16'000'000}};
+inline constexpr double kWorkloadSkews[] = {1.0, 3.0, 6.0, 0.0};  // 0 = uuid
+
+// The spec of one cell: for uuid the vocabulary is the token count.
+inline WorkloadSpec MakeSpec(double skew, const WorkloadSize& size) {
+  return WorkloadSpec{skew, skew == 0 ? size.tokens : size.vocabulary, size.tokens};
+}
+
+// FNV-1a (64-bit) over every token in order, each as its length (one byte,
+// tokens are at most 36 bytes) followed by its bytes. The Lucene peer
+// computes the same over the file it loads (benchmarks/peers/README.md).
+uint64_t StreamHash(const Workload& w);
+
 // Returns the workload for `spec`, generating it on first use.
 const Workload& GetWorkload(const WorkloadSpec& spec);
 
