@@ -42,6 +42,9 @@ void SetCounters(benchmark::State& state, const Workload& w) {
   state.counters["ns_per_token"] = benchmark::Counter(
       tokens * 1e-9, benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
   state.counters["distinct_terms"] = static_cast<double>(w.distinct_terms);
+  // The low 32 bits of the stream's hash (exact in a double): the table
+  // script checks them against the file the Lucene peer indexed.
+  state.counters["stream_hash32"] = static_cast<double>(StreamHash(w) & 0xffffffffu);
 }
 
 // Memory is warm, as in a long-running indexer after its first flush (and as
