@@ -55,7 +55,9 @@ void SetCounters(benchmark::State& state, const Workload& w) {
 // otherwise add ~20 ns per token to every cell.
 BlockAllocator& WarmAllocator() {
   static RamCounter counter;
-  static BlockAllocator allocator(&counter, /*max_free_blocks=*/SIZE_MAX);
+  // Keeps up to 8 GiB of free blocks (the free list is reserved up front, so
+  // the bound must be finite: 256Ki pointers).
+  static BlockAllocator allocator(&counter, /*max_free_blocks=*/size_t{1} << 18);
   return allocator;
 }
 
