@@ -3,6 +3,9 @@
 #   build/peers/classes/LuceneIndexer*.class, LuceneTermsHash*.class
 #   build/peers/lucene-core.jar.path  the lucene-core jar it was compiled against
 #   build/peers/lucene-indexer     launcher: JAVA_OPTS/-Xmx from the environment
+#   build/peers/search-classes/LuceneSearch*.class and the launcher
+#   build/peers/lucene-search (the search comparison, docs/benchmarks-search.md;
+#   it also needs lucene-analyzers-common for WhitespaceAnalyzer)
 #   benchmarks/peers/build.sh [--install]
 # Compiles with javac against Debian's liblucene8-java (8.8.1; its jars are
 # named lucene-core-8.7.0.jar etc. but hold 8.8.1, see the README). Only
@@ -27,7 +30,15 @@ find_core_jar() {
     if [ -f "$j" ]; then echo "$j"; return; fi
   done
 }
-[ -n "$(find_core_jar)" ] || need+=(liblucene8-java)
+find_analyzers_jar() {
+  if [ -n "${LUCENE_ANALYZERS_JAR:-}" ]; then echo "$LUCENE_ANALYZERS_JAR"; return; fi
+  local j
+  for j in /usr/share/java/lucene-analyzers-common-8.*.jar \
+           /usr/share/maven-repo/org/apache/lucene/lucene-analyzers-common/8.x/lucene-analyzers-common-8.x.jar; do
+    if [ -f "$j" ]; then echo "$j"; return; fi
+  done
+}
+{ [ -n "$(find_core_jar)" ] && [ -n "$(find_analyzers_jar)" ]; } || need+=(liblucene8-java)
 
 if [ ${#need[@]} -gt 0 ]; then
   if [ $install -eq 0 ]; then
@@ -47,6 +58,36 @@ fi
 core_jar="$(find_core_jar)"
 [ -n "$core_jar" ] || { echo "peers/build.sh: lucene-core 8 jar not found" >&2; exit 1; }
 core_jar="$(readlink -f "$core_jar")"
+
+analyzers_jar="$(find_analyzers_jar)"
+[ -n "$analyzers_jar" ] || { echo "peers/build.sh: lucene-analyzers-common 8 jar not found" >&2; exit 1; }
+analyzers_jar="$(readlink -f "$analyzers_jar")"
+out=build/peers
+mkdir -p "$out"
+
+# LuceneSearch (lucene-core + lucene-analyzers-common).
+search_src=benchmarks/peers/LuceneSearch.java
+search_classes=$out/search-classes
+search_stamp=$out/.search-stamp
+search_want="$(cat "$search_src" benchmarks/peers/build.sh | sha256sum | cut -d' ' -f1) $core_jar $analyzers_jar $(javac -version 2>&1)"
+if [ ! -f "$search_classes/LuceneSearch.class" ] || [ ! -f "$search_stamp" ] ||
+   [ "$(cat "$search_stamp")" != "$search_want" ]; then
+  rm -rf "$search_classes"
+  mkdir -p "$search_classes"
+  javac -nowarn -encoding UTF-8 --release 11 -cp "$core_jar:$analyzers_jar" -d "$search_classes" "$search_src"
+  echo "$core_jar:$analyzers_jar" >"$out/lucene-search.classpath"
+  cat >"$out/lucene-search" <<'EOF'
+#!/usr/bin/env bash
+# Runs LuceneSearch (written by benchmarks/peers/build.sh). JVM flags come
+# from JAVA_OPTS (default: a 2 GiB heap; the index itself is memory-mapped).
+here="$(cd "$(dirname "$0")" && pwd)"
+exec java ${JAVA_OPTS:--Xms2g -Xmx2g} -cp "$here/search-classes:$(cat "$here/lucene-search.classpath")" \
+  LuceneSearch "$@"
+EOF
+  chmod +x "$out/lucene-search"
+  echo "$search_want" >"$search_stamp"
+  echo "peers/build.sh: built $search_classes" >&2
+fi
 
 src=benchmarks/peers/LuceneIndexer.java
 # LuceneTermsHash: the terms-hash microbenchmark peer (scripts/bench_terms_hash.sh --with-lucene)
