@@ -2,6 +2,15 @@
 //
 //   indexSegment          add every token of the stream to one field
 //   indexSegmentAndSort   the same, then sort the terms as a flush does
+//   .../chain             the same stream through the whole indexing chain,
+//                         as Lucene's side of the comparison runs it
+//                         (benchmarks/peers/LuceneTermsHash.java): documents
+//                         of pre-analyzed tokens (Field::Tokens, one field,
+//                         docs+freqs+positions, no norms) added to a public
+//                         InMemorySegment; indexSegmentAndSort/.../chain is
+//                         add + FlushTo (sort and write every file of the
+//                         segment, to a tmpfs folder when /dev/shm exists),
+//                         with the flush alone as flush_ns_per_token
 //   flatHashMapFind       baseline: find-or-insert each token in an
 //                         absl::flat_hash_map<std::string_view, uint32_t> whose
 //                         keys are copied into an arena (no postings written)
@@ -15,11 +24,15 @@
 // interleaving and JSON output, and prints the table.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -28,6 +41,9 @@
 #include "absl/container/flat_hash_map.h"
 #include "index/postings_writer_per_field.h"
 #include "index/terms_hash.h"
+#include "invert/document.h"
+#include "invert/field_type.h"
+#include "invert/in_memory_segment.h"
 #include "invert/term_bytes_layout.h"
 #include "workload.h"
 
@@ -126,6 +142,70 @@ void BM_IndexSegment(benchmark::State& state, WorkloadSpec spec, TermBytesLayout
   state.counters["ram_bytes_per_token"] = static_cast<double>(ram) / w.tokens.size();
 }
 
+// The stream as pre-analyzed tokens (position increment 1, no offsets),
+// built once per workload outside any timing.
+const std::vector<PreAnalyzedToken>& ChainTokens(const Workload& w) {
+  static std::map<const Workload*, std::vector<PreAnalyzedToken>> cache;
+  auto& tokens = cache[&w];
+  if (tokens.empty()) {
+    tokens.reserve(w.tokens.size());
+    for (std::string_view t : w.tokens) tokens.push_back({.term = t});
+  }
+  return tokens;
+}
+
+std::filesystem::path FlushFolder() {
+  const std::filesystem::path base = std::filesystem::is_directory("/dev/shm")
+                                         ? "/dev/shm"
+                                         : std::filesystem::temp_directory_path();
+  return base / ("invert_terms_hash_flush_" + std::to_string(::getpid()));
+}
+
+// The whole chain: one document of kTokensPerDoc pre-analyzed tokens at a
+// time into an InMemorySegment, then (flush) FlushTo a tmpfs folder.
+void BM_ChainSegment(benchmark::State& state, WorkloadSpec spec, TermBytesLayout layout,
+                     bool flush) {
+  const Workload& w = GetWorkload(spec);
+  const std::vector<PreAnalyzedToken>& tokens = ChainTokens(w);
+  FieldType type;
+  type.index_options = IndexOptions::kDocsAndFreqsAndPositions;
+  type.norms = false;
+  const std::filesystem::path folder = FlushFolder();
+  double flush_seconds = 0;
+  int64_t ram = 0;
+  for (auto _ : state) {
+    std::unique_ptr<InMemorySegment> segment = InMemorySegment::Create({.layout = layout});
+    for (size_t start = 0; start < tokens.size(); start += kTokensPerDoc) {
+      const size_t count = std::min(kTokensPerDoc, tokens.size() - start);
+      Document doc;
+      doc.Add(Field::Tokens("body", std::span(tokens.data() + start, count), type));
+      if (absl::Status s = segment->AddDocument(doc); !s.ok()) {
+        state.SkipWithError(std::string(s.message()).c_str());
+        return;
+      }
+    }
+    ram = segment->ram_bytes_used();
+    if (flush) {
+      const auto t0 = std::chrono::steady_clock::now();
+      if (absl::Status s = segment->FlushTo(folder.string(), "_0"); !s.ok()) {
+        state.SkipWithError(std::string(s.message()).c_str());
+        return;
+      }
+      flush_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    }
+    state.PauseTiming();
+    segment.reset();
+    std::filesystem::remove_all(folder);
+    state.ResumeTiming();
+  }
+  SetCounters(state, w);
+  state.counters["ram_bytes_per_token"] = static_cast<double>(ram) / w.tokens.size();
+  if (flush) {
+    state.counters["flush_ns_per_token"] =
+        flush_seconds * 1e9 / static_cast<double>(state.iterations()) / w.tokens.size();
+  }
+}
+
 // A bump arena for the baseline's keys.
 class KeyArena {
  public:
@@ -197,6 +277,15 @@ void RegisterAll() {
                 ->Unit(benchmark::kMillisecond)
                 ->UseRealTime();
           }
+        }
+      }
+      for (bool flush : {false, true}) {
+        for (TermBytesLayout layout : kLayouts) {
+          const std::string name = std::string(flush ? "indexSegmentAndSort" : "indexSegment") +
+                                   cell + "/" + std::string(TermBytesLayoutName(layout)) + "/chain";
+          benchmark::RegisterBenchmark(name.c_str(), BM_ChainSegment, spec, layout, flush)
+              ->Unit(benchmark::kMillisecond)
+              ->UseRealTime();
         }
       }
       benchmark::RegisterBenchmark(("hashOnly" + cell + "/floor/token").c_str(), BM_HashOnly, spec)
