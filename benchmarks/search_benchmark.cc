@@ -13,7 +13,7 @@
 //       Writes a query file (benchmarks/search_query_file.h) from the index's
 //       body term statistics and from phrases of the first --sample-docs
 //       documents of LINES.
-//   search_benchmark agree --index DIR --queries FILE [--threads N]
+//   search_benchmark agree --index DIR --queries FILE [--threads N] [--prune 0|1]
 //       Per query: "N<TAB>CLASS<TAB>COUNT<TAB>id:score ..." (the top 10,
 //       stored ids, scores %.8e; COUNT is Count()).
 //   search_benchmark bench --index DIR --queries FILE [--k K] [--warmup W]
@@ -61,7 +61,7 @@ namespace {
       "search_benchmark: %s\nusage: search_benchmark index LINES --index DIR [--ram-mb M]\n"
       "       search_benchmark queries --index DIR --lines LINES --set bench|agree "
       "[--seed S] [--per-class N] [--sample-docs N] [-o FILE]\n"
-      "       search_benchmark agree --index DIR --queries FILE [--threads N]\n"
+      "       search_benchmark agree --index DIR --queries FILE [--threads N] [--prune 0|1]\n"
       "       search_benchmark bench --index DIR --queries FILE [--k K] [--warmup W] "
       "[--passes P] [--modes pruned,exhaustive]\n",
       what.c_str());
