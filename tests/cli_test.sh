@@ -599,6 +599,8 @@ out_has '4 hits'
 out_has 'Two foxes'
 run 0 "$search_bin" "$work/search" 'quick dog' --and --json
 json_check 'r["total_hits"] == 0 and r["hits"] == []'
+run 0 "$search_bin" "$work/search" 'quick fox' --k 2 --json --no-prune
+json_check 'r["total_hits"] == 4 and r["total_hits_exact"] == True and r["docs_scored"] == 4 and len(r["hits"]) == 2'
 run 0 "$search_bin" "$work/search" '"quick fox"' --json
 json_check '[h["title"] for h in r["hits"]] == ["Two foxes", "Jumping"] and r["hits"][0]["score"] > r["hits"][1]["score"]'
 run 0 "$search_bin" "$work/search" '"quick brown"~2 -title:quick' --json

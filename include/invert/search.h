@@ -138,10 +138,15 @@ struct ScoredDoc {
 struct TopDocs {
   // The best k hits: score descending, equal scores by doc id ascending.
   std::vector<ScoredDoc> hits = {};
-  // Documents that match the query.
+  // Documents that match the query: exact when total_hits_exact, else a
+  // lower bound (> SearchOptions::total_hits_threshold), as pruning skipped
+  // documents without knowing whether they match.
   uint64_t total_hits = 0;
-  // True iff total_hits is exact (always, for now); false: a lower bound.
   bool total_hits_exact = true;
+  // Matching documents whose score was computed and offered to the top k:
+  // total_hits without pruning, usually far fewer with it (how much work
+  // pruning saved; what benchmarks report as documents scored per query).
+  uint64_t docs_scored = 0;
 };
 
 struct SearchOptions {
@@ -152,10 +157,19 @@ struct SearchOptions {
   float bm25_b = 0.75f;
 
   // ---- Performance ----
-  // Skip documents that cannot make the top k (block-max pruning). Not
-  // implemented yet: every search is exhaustive and total_hits exact
-  // either way; results will be identical when it is.
-  bool prune = false;
+  // Skip documents that cannot make the top k (dynamic pruning with the
+  // postings' per-block impacts: block-max MaxScore for should clauses,
+  // block-max conjunctions, block skipping for a term; docs/search.md).
+  // The hits are identical either way (doc ids and scores, bit for bit);
+  // only total_hits may become a lower bound (see total_hits_threshold).
+  // Search() with k == 0 and Count() never prune.
+  bool prune = true;
+  // With prune: each segment counts its matches exactly until it has seen
+  // more than this many, and only then starts skipping (Lucene's
+  // totalHitsThreshold, per segment here, so the count does not depend on
+  // how threads share the segments). A search whose total_hits is at most
+  // this is always exact.
+  uint64_t total_hits_threshold = 1000;
   // Segments searched in parallel by this many threads (each takes the
   // next segment, keeps its own top k; the tops are merged). 1: the
   // calling thread alone.

@@ -51,6 +51,10 @@ class SegmentReader {
   bool HasNorms(uint32_t field) const { return norms_->HasNorms(field); }
   // Every document's norm of `field` (empty if it has none): for bulk copies.
   std::span<const uint8_t> NormBytes(uint32_t field) const { return norms_->Field(field); }
+  // The norms file's header version (NormsReader::file_version): 1 means
+  // its bytes were translated, so the .doc impacts of the same flush were
+  // built from other bytes than Norm() returns and bound nothing.
+  uint32_t norms_version() const { return norms_->file_version(); }
 
   const StoredFieldsReader& stored_fields() const { return *stored_; }
   const TermVectorsReader& term_vectors() const { return *vectors_; }

@@ -52,6 +52,10 @@ class PostingsEnumImpl final : public PostingsEnum {
   std::string_view payload() const override;
   const absl::Status& status() const override;
 
+  // The codec cursor underneath, for its impacts (AdvanceShallow, impacts,
+  // TermImpacts): the searcher's block-max pruning. Not for moving it.
+  PostingsCursor& cursor() { return cursor_; }
+
  private:
   // Moves the cursor past deleted documents (from the one it is on, if
   // on_doc), then records where it landed; kNoMoreDocs when nowhere.

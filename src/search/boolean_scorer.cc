@@ -8,6 +8,32 @@
 // and the two floats added. As Lucene's BooleanWeight, when a segment has
 // exactly minimum_should_match (> 0) should clauses with matches, they are
 // required there (summed with the must clauses).
+//
+// Pruning (after SetMinCompetitiveScore, at the top of the query tree only):
+// block-max MaxScore rather than block-max WAND. Both skip the same kind of
+// work with the same bounds; MaxScore needs no pivot search over clauses
+// kept sorted by doc id, its one partition per window serves every
+// candidate in it, and its candidates come from the few essential clauses,
+// which suits the few-term queries and the doc-at-a-time cursors here
+// (Lucene 9 moved its disjunctions from WAND to MaxScore for that reason).
+// Per window [target, upto] (upto: the nearest end of a clause's current
+// impact block, AdvanceShallow):
+//   1. Each scoring clause's block bound; if their sum cannot beat the
+//      threshold, the whole window is skipped (block-max).
+//   2. Disjunctions: the should clauses sorted by block bound; the longest
+//      prefix whose bounds sum to a non-competitive score is
+//      non-essential: a document matching only those cannot compete, so
+//      candidates come from the essential clauses alone.
+//      With must/filter clauses: candidates come from the leap-frogging
+//      conjunction, the window's bound having been checked (block-max
+//      conjunction, as Lucene 8.8's BlockMaxConjunctionScorer).
+//   3. A candidate's exact clause scores are added, and the other clauses
+//      advanced to it from the largest bound down, only while the sum so far
+//      plus the bounds left can still compete.
+// A doc is skipped only if its score cannot exceed the threshold (prune.h's
+// SumBound makes every bound a true upper bound of the float score). The
+// score of a doc returned is computed from the same clause scores in the
+// same order as without pruning: bit-identical.
 #include <algorithm>
 #include <memory>
 #include <string>
@@ -15,6 +41,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "search/prune.h"
 #include "search/weight.h"
 
 namespace invert::search_internal {
@@ -35,10 +62,15 @@ class BooleanScorer final : public DocScorer {
     for (auto& s : filters_) required_.push_back(s.get());
     std::stable_sort(required_.begin(), required_.end(),
                      [](DocScorer* a, DocScorer* b) { return a->cost() < b->cost(); });
+    req_scores_.resize(scoring_.size());
+    should_scores_.resize(shoulds_.size());
+    bound_.resize(shoulds_.size());
+    order_.resize(shoulds_.size());
+    prefix_.resize(shoulds_.size() + 1);
   }
 
   uint32_t NextDoc() override {
-    if (started_ && doc_ == kNoMoreDocs) return doc_;
+    if (exhausted()) return doc_;
     return Advance(started_ ? doc_ + 1 : 0);
   }
 
@@ -52,6 +84,8 @@ class BooleanScorer final : public DocScorer {
         std::make_heap(heap_.begin(), heap_.end(), HeapAfter{this});
       }
     }
+    if (pruning_)
+      return required_.empty() ? AdvanceShouldsPruned(target) : AdvanceRequiredPruned(target);
     for (;;) {
       const uint32_t candidate =
           required_.empty() ? ShouldsAtOrAfter(target) : RequiredAtOrAfter(target);
@@ -74,9 +108,14 @@ class BooleanScorer final : public DocScorer {
 
   float Score() override {
     double required = 0;
-    for (auto& s : scoring_) required += s->Score();
     double optional = 0;
-    for (size_t i : matched_) optional += shoulds_[i]->Score();
+    if (scores_cached_) {  // the pruned walk scored every clause on doc_
+      for (float s : req_scores_) required += s;
+      for (size_t i : matched_) optional += should_scores_[i];
+    } else {
+      for (auto& s : scoring_) required += s->Score();
+      for (size_t i : matched_) optional += shoulds_[i]->Score();
+    }
     return static_cast<float>(required) + static_cast<float>(optional);
   }
 
@@ -104,7 +143,166 @@ class BooleanScorer final : public DocScorer {
     return absl::OkStatus();
   }
 
+  float MaxScore() override {
+    double sum = 0;
+    for (auto& s : scoring_) sum += s->MaxScore();
+    for (auto& s : shoulds_) sum += s->MaxScore();
+    return SumBound(sum);
+  }
+  uint32_t AdvanceShallow(uint32_t target) override {
+    uint32_t upto = kNoMoreDocs;
+    double sum = 0;
+    for (const auto* list : {&scoring_, &shoulds_}) {
+      for (const auto& s : *list) {
+        if (s->exhausted()) continue;
+        upto = std::min(upto, s->AdvanceShallow(target));
+        sum += s->BlockMaxScore();
+      }
+    }
+    block_max_ = SumBound(sum);
+    return upto;
+  }
+  float BlockMaxScore() override { return block_max_; }
+  void SetMinCompetitiveScore(float score) override {
+    min_competitive_ = score;
+    pruning_ = true;
+    window_valid_ = false;  // a higher threshold may make more clauses non-essential
+  }
+
  private:
+  // ---- Pruned walks (the top of the file)
+
+  // True iff a document whose clause scores sum (in double) to at most
+  // `sum` cannot enter the top k.
+  bool NotCompetitive(double sum) const { return SumBound(sum) <= min_competitive_; }
+
+  // The window from `target`: each should clause's bound (bound_), the
+  // should clauses by bound ascending (order_) with prefix_[j] the sum of
+  // the first j bounds, the required clauses' summed bound, and its end.
+  void ComputeWindow(uint32_t target) {
+    uint32_t upto = kNoMoreDocs;
+    double required = 0;
+    for (auto& s : scoring_) {
+      upto = std::min(upto, s->AdvanceShallow(target));
+      required += s->BlockMaxScore();
+    }
+    for (size_t i = 0; i < shoulds_.size(); ++i) {
+      DocScorer& s = *shoulds_[i];
+      bound_[i] = 0;
+      if (s.exhausted()) continue;
+      upto = std::min(upto, s.AdvanceShallow(target));
+      bound_[i] = s.BlockMaxScore();
+    }
+    for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
+    std::sort(order_.begin(), order_.end(),
+              [this](size_t a, size_t b) { return bound_[a] < bound_[b]; });
+    for (size_t j = 0; j < order_.size(); ++j) prefix_[j + 1] = prefix_[j] + bound_[order_[j]];
+    window_required_ = required;
+    window_upto_ = upto;
+    window_valid_ = true;
+    // Disjunctions: the non-essential clauses.
+    first_essential_ = 0;
+    while (first_essential_ < order_.size() && NotCompetitive(prefix_[first_essential_ + 1])) {
+      ++first_essential_;
+    }
+  }
+
+  // Advances the should clauses order_[0, j) (from j - 1 down) to
+  // `candidate` on top of `score` (the candidate's clause scores so far,
+  // matched_ those that matched). False iff the candidate cannot compete
+  // or cannot match needed_ should clauses.
+  bool AddShoulds(uint32_t candidate, size_t j, double score) {
+    while (j-- > 0) {
+      if (NotCompetitive(score + prefix_[j + 1]) || matched_.size() + j + 1 < needed_) {
+        return false;
+      }
+      const size_t i = order_[j];
+      if (shoulds_[i]->Advance(candidate) == candidate) {
+        matched_.push_back(i);
+        should_scores_[i] = shoulds_[i]->Score();
+        score += should_scores_[i];
+      }
+    }
+    return matched_.size() >= needed_ && !NotCompetitive(score);
+  }
+
+  bool Excluded(uint32_t candidate) {
+    for (auto& p : prohibited_) {
+      if (p->Advance(candidate) == candidate) return true;
+    }
+    return false;
+  }
+
+  uint32_t Found(uint32_t candidate) {
+    std::sort(matched_.begin(), matched_.end());
+    scores_cached_ = true;
+    return doc_ = candidate;
+  }
+
+  // Pure disjunction (no must or filter clause).
+  uint32_t AdvanceShouldsPruned(uint32_t target) {
+    for (;;) {
+      if (!window_valid_ || target > window_upto_) ComputeWindow(target);
+      if (NotCompetitive(prefix_.back())) {  // nothing in the window can compete
+        if (window_upto_ == kNoMoreDocs) return doc_ = kNoMoreDocs;
+        target = window_upto_ + 1;
+        continue;
+      }
+      uint32_t candidate = kNoMoreDocs;
+      for (size_t j = first_essential_; j < order_.size(); ++j) {
+        candidate = std::min(candidate, shoulds_[order_[j]]->Advance(target));
+      }
+      if (candidate == kNoMoreDocs || candidate > window_upto_) {
+        // The rest of the window matches non-essential clauses only.
+        if (window_upto_ == kNoMoreDocs) return doc_ = kNoMoreDocs;
+        target = window_upto_ + 1;
+        continue;
+      }
+      matched_.clear();
+      double score = 0;
+      for (size_t j = first_essential_; j < order_.size(); ++j) {
+        const size_t i = order_[j];
+        if (shoulds_[i]->doc() != candidate) continue;
+        matched_.push_back(i);
+        should_scores_[i] = shoulds_[i]->Score();
+        score += should_scores_[i];
+      }
+      if (AddShoulds(candidate, first_essential_, score) && !Excluded(candidate)) {
+        return Found(candidate);
+      }
+      target = candidate + 1;
+    }
+  }
+
+  // Must/filter clauses, and should clauses that add to the score (or of
+  // which needed_ must match).
+  uint32_t AdvanceRequiredPruned(uint32_t target) {
+    for (;;) {
+      if (!window_valid_ || target > window_upto_) ComputeWindow(target);
+      if (NotCompetitive(window_required_ + prefix_.back())) {
+        if (window_upto_ == kNoMoreDocs) return doc_ = kNoMoreDocs;
+        target = window_upto_ + 1;
+        continue;
+      }
+      const uint32_t candidate = RequiredAtOrAfter(target);
+      if (candidate == kNoMoreDocs) return doc_ = kNoMoreDocs;
+      if (candidate > window_upto_) {  // nothing matches before it: its window next
+        target = candidate;
+        continue;
+      }
+      double score = 0;
+      for (size_t i = 0; i < scoring_.size(); ++i) {
+        req_scores_[i] = scoring_[i]->Score();
+        score += req_scores_[i];
+      }
+      matched_.clear();
+      if (AddShoulds(candidate, order_.size(), score) && !Excluded(candidate)) {
+        return Found(candidate);
+      }
+      target = candidate + 1;
+    }
+  }
+
   // Heap order: the cursor on the smallest document on top.
   struct HeapAfter {
     const BooleanScorer* self;
@@ -155,6 +353,21 @@ class BooleanScorer final : public DocScorer {
   size_t needed_;                     // should clauses that must match
   std::vector<size_t> heap_;          // indexes into shoulds_
   std::vector<size_t> matched_;       // should clauses on doc_
+
+  // Pruning.
+  bool pruning_ = false;
+  float min_competitive_ = 0;
+  bool scores_cached_ = false;        // req_scores_ and should_scores_ hold doc_'s
+  std::vector<float> req_scores_;     // per scoring_ clause
+  std::vector<float> should_scores_;  // per should clause (those in matched_)
+  float block_max_ = kUnboundedScore;
+  bool window_valid_ = false;
+  uint32_t window_upto_ = 0;
+  double window_required_ = 0;
+  std::vector<float> bound_;    // per should clause, in the window
+  std::vector<size_t> order_;   // should clauses by bound_ ascending
+  std::vector<double> prefix_;  // prefix_[j]: sum of bound_ of order_[0, j)
+  size_t first_essential_ = 0;  // disjunctions: order_[first_essential_, end) are essential
 };
 
 class BooleanWeight final : public Weight {

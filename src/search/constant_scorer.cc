@@ -26,6 +26,7 @@ class ConstantScorer final : public DocScorer {
   uint32_t Advance(uint32_t target) override {
     if (started_ && doc_ >= target) return doc_;
     started_ = true;
+    if (done_) return doc_ = kNoMoreDocs;
     for (size_t d = target; d < docs_.size(); ++d) {
       if (docs_[d]) return doc_ = static_cast<uint32_t>(d);
     }
@@ -39,8 +40,12 @@ class ConstantScorer final : public DocScorer {
   }
   uint64_t cost() const override { return count_; }
   absl::Status status() const override { return absl::OkStatus(); }
+  float MaxScore() override { return score_; }
+  // Every match scores the same: once that is not competitive, none is.
+  void SetMinCompetitiveScore(float score) override { done_ = done_ || score_ <= score; }
 
  private:
+  bool done_ = false;
   std::vector<bool> docs_;
   uint64_t count_;
   float score_;

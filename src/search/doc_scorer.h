@@ -13,11 +13,22 @@
 // Errors: a damaged segment ends the iteration (kNoMoreDocs) and status()
 // says why; callers check status() when a cursor is done.
 //
+// Dynamic pruning (prune.h has the bounds' arithmetic): MaxScore() bounds
+// Score() over every document the cursor can still match; AdvanceShallow and
+// BlockMaxScore() bound it over a range of documents, from the block-max
+// impacts of the postings where there are some. A kind that cannot bound its
+// scores keeps the defaults (+infinity: never pruned). Every bound is a true
+// upper bound of the float Score() returns, rounding included. After
+// SetMinCompetitiveScore(s) a cursor may skip documents whose score would be
+// <= s (the collector's k-th best score in this segment: a later document
+// with an equal score ranks after it, so it cannot enter the top k).
+//
 // Thread safety: one thread.
 #ifndef INVERT_SEARCH_DOC_SCORER_H_
 #define INVERT_SEARCH_DOC_SCORER_H_
 
 #include <cstdint>
+#include <limits>
 
 #include "absl/status/status.h"
 #include "invert/postings_enum.h"
@@ -26,6 +37,7 @@
 namespace invert::search_internal {
 
 inline constexpr uint32_t kNoMoreDocs = PostingsEnum::kNoMoreDocs;
+inline constexpr float kUnboundedScore = std::numeric_limits<float>::infinity();
 
 class DocScorer {
  public:
@@ -40,6 +52,23 @@ class DocScorer {
   virtual uint64_t cost() const = 0;
   // OK, or why the iteration stopped early (this cursor's or a child's).
   virtual absl::Status status() const = 0;
+
+  // ---- Pruning (see the top of the file)
+
+  // An upper bound of Score() over every match from doc() on.
+  virtual float MaxScore() { return kUnboundedScore; }
+  // Returns `upto` >= target such that BlockMaxScore() bounds Score() over
+  // the matches in [target, upto] (kNoMoreDocs: over all the rest). Never
+  // moves doc(). REQUIRES: targets never decrease from call to call.
+  virtual uint32_t AdvanceShallow(uint32_t /*target*/) { return kNoMoreDocs; }
+  // The bound of the range the last AdvanceShallow returned.
+  virtual float BlockMaxScore() { return MaxScore(); }
+  // From now on the cursor may skip matches scoring <= `score`. REQUIRES:
+  // never lower than a previous call's.
+  virtual void SetMinCompetitiveScore(float /*score*/) {}
+
+  // True iff the cursor was moved and has no more matches.
+  bool exhausted() const { return started_ && doc_ == kNoMoreDocs; }
 
  protected:
   uint32_t doc_ = kNoMoreDocs;

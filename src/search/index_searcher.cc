@@ -1,5 +1,14 @@
 // IndexSearcher: a query's weight, then each segment's matches collected
 // into a top k (by worker threads taking segments in turn), then merged.
+//
+// Pruning: once a segment's top k is full and the segment has counted more
+// than total_hits_threshold matches, the collector tells the scorer the k-th
+// best score so far (SetMinCompetitiveScore), and again whenever it rises;
+// the scorer may then skip documents scoring no more than that. Within a
+// segment documents arrive in increasing id order, so a later document equal
+// to the k-th score loses the tie and cannot enter: skipping it is exact.
+// Thresholds are per segment (a segment's top k holds only its own
+// documents), so the merged top k equals an exhaustive search's.
 #include <algorithm>
 #include <atomic>
 #include <memory>
@@ -27,10 +36,19 @@ struct LeafResult {
   explicit LeafResult(size_t k) : top(k) {}
   TopK top;
   uint64_t count = 0;
+  uint64_t scored = 0;
+  bool pruned = false;  // a threshold was set: count may be a lower bound
   absl::Status status;
 };
 
-void SearchLeaf(const Weight& weight, const LeafReader& leaf, bool scores, LeafResult& out) {
+struct Collect {
+  size_t k = 0;
+  bool scores = false;
+  bool prune = false;
+  uint64_t total_hits_threshold = 0;
+};
+
+void SearchLeaf(const Weight& weight, const LeafReader& leaf, const Collect& c, LeafResult& out) {
   absl::StatusOr<std::unique_ptr<DocScorer>> scorer = weight.MakeScorer(leaf);
   if (!scorer.ok()) {
     out.status = scorer.status();
@@ -38,22 +56,31 @@ void SearchLeaf(const Weight& weight, const LeafReader& leaf, bool scores, LeafR
   }
   if (*scorer == nullptr) return;
   DocScorer& s = **scorer;
+  float threshold = 0;
   for (uint32_t doc = s.NextDoc(); doc != kNoMoreDocs; doc = s.NextDoc()) {
     ++out.count;
-    if (scores) out.top.Add({leaf.doc_base() + doc, s.Score()});
+    if (!c.scores) continue;
+    ++out.scored;
+    out.top.Add({leaf.doc_base() + doc, s.Score()});
+    if (c.prune && out.top.full() && out.count > c.total_hits_threshold &&
+        (!out.pruned || out.top.worst().score > threshold)) {
+      threshold = out.top.worst().score;
+      out.pruned = true;
+      s.SetMinCompetitiveScore(threshold);
+    }
   }
   out.status = s.status();
 }
 
 // Runs SearchLeaf over every leaf, on `threads` threads.
-absl::Status SearchLeaves(const IndexReader& reader, const Weight& weight, size_t k, bool scores,
-                          int threads, TopK& top, uint64_t& count) {
+absl::Status SearchLeaves(const IndexReader& reader, const Weight& weight, const Collect& c,
+                          int threads, TopK& top, TopDocs& out) {
   const std::vector<const LeafReader*>& leaves = reader.leaves();
-  std::vector<LeafResult> results(leaves.size(), LeafResult(k));
+  std::vector<LeafResult> results(leaves.size(), LeafResult(c.k));
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t i = next++; i < leaves.size(); i = next++) {
-      SearchLeaf(weight, *leaves[i], scores, results[i]);
+      SearchLeaf(weight, *leaves[i], c, results[i]);
     }
   };
   const size_t workers = std::min<size_t>(std::max(threads, 1), leaves.size());
@@ -64,10 +91,14 @@ absl::Status SearchLeaves(const IndexReader& reader, const Weight& weight, size_
     for (size_t i = 0; i < workers; ++i) pool.emplace_back(work);
     for (std::thread& t : pool) t.join();
   }
-  count = 0;
+  out.total_hits = 0;
+  out.total_hits_exact = true;
+  out.docs_scored = 0;
   for (const LeafResult& r : results) {
     if (!r.status.ok()) return r.status;
-    count += r.count;
+    out.total_hits += r.count;
+    out.docs_scored += r.scored;
+    out.total_hits_exact = out.total_hits_exact && !r.pruned;
     top.AddAll(r.top);
   }
   return absl::OkStatus();
@@ -84,13 +115,11 @@ absl::StatusOr<TopDocs> IndexSearcher::Search(const Query& query, size_t k) cons
   if (!weight.ok()) return weight.status();
   TopK top(k);
   TopDocs out;
-  if (absl::Status s =
-          SearchLeaves(*reader_, **weight, k, k > 0, options_.threads, top, out.total_hits);
-      !s.ok()) {
+  const Collect c{k, k > 0, options_.prune, options_.total_hits_threshold};
+  if (absl::Status s = SearchLeaves(*reader_, **weight, c, options_.threads, top, out); !s.ok()) {
     return s;
   }
   out.hits = top.Sorted();
-  out.total_hits_exact = true;
   return out;
 }
 
@@ -99,12 +128,12 @@ absl::StatusOr<uint64_t> IndexSearcher::Count(const Query& query) const {
       CreateWeight(*reader_, query, {options_.bm25_k1, options_.bm25_b});
   if (!weight.ok()) return weight.status();
   TopK top(0);
-  uint64_t count = 0;
-  if (absl::Status s = SearchLeaves(*reader_, **weight, 0, false, options_.threads, top, count);
+  TopDocs out;
+  if (absl::Status s = SearchLeaves(*reader_, **weight, Collect{}, options_.threads, top, out);
       !s.ok()) {
     return s;
   }
-  return count;
+  return out.total_hits;
 }
 
 absl::StatusOr<Explanation> IndexSearcher::Explain(const Query& query, uint64_t doc) const {

@@ -1,9 +1,28 @@
 // TermWeight and TermScorer: one term's postings scored with BM25.
+//
+// Bounds for pruning come from the postings' impacts (codec/impacts.h),
+// scored with the term's own Bm25Scorer (exact bounds: search/prune.h):
+// MaxScore() from the whole term's frontier (PostingsCursor::TermImpacts),
+// BlockMaxScore() from the 128-doc block AdvanceShallow lands in. Without
+// block impacts (a .doc of version 1, a docs-only field, a term of < 128
+// docs, past the last full block) the cursor answers with the term-level
+// pair (max freq, norm 0), which bounds every document. A segment whose
+// norms file is version 1 (flushed by an older build) has impacts made of
+// version-1 norm bytes while Norm() reads translated version-2 bytes: its
+// impacts are ignored and only that term-level pair is used, whatever the
+// norms say. Once pruning, NextDoc/Advance skip whole blocks whose bound is
+// not competitive (Lucene's ImpactsDISI).
+#include <algorithm>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "index/leaf_reader_impl.h"
+#include "index/terms_enum_impl.h"
+#include "search/prune.h"
 #include "search/weight.h"
 
 namespace invert::search_internal {
@@ -17,14 +36,26 @@ class TermScorer final : public DocScorer {
         leaf_(leaf),
         field_(field),
         sim_(sim),
-        description_(description) {}
+        description_(description) {
+    if (Bm25Monotonic(sim_.params)) {
+      if (auto* impl = dynamic_cast<PostingsEnumImpl*>(postings_.get()); impl != nullptr) {
+        cursor_ = &impl->cursor();
+      }
+      auto* leaf_impl = dynamic_cast<const LeafReaderImpl*>(&leaf_);
+      block_impacts_ = cursor_ != nullptr && cursor_->has_impacts() && leaf_impl != nullptr &&
+                       leaf_impl->segment()->norms_version() >= 2;
+    }
+  }
 
   uint32_t NextDoc() override {
+    if (exhausted()) return doc_;
+    if (pruning_) return AdvancePruned(started_ ? doc_ + 1 : 0);
     started_ = true;
     return doc_ = postings_->NextDoc();
   }
   uint32_t Advance(uint32_t target) override {
     if (started_ && doc_ >= target) return doc_;
+    if (pruning_) return AdvancePruned(target);
     started_ = true;
     return doc_ = postings_->Advance(target);
   }
@@ -46,7 +77,70 @@ class TermScorer final : public DocScorer {
     return postings_->status();
   }
 
+  float MaxScore() override {
+    if (!max_score_known_) {
+      max_score_known_ = true;
+      max_score_ = kUnboundedScore;
+      if (cursor_ != nullptr) {
+        std::vector<Impact> impacts;
+        if (!block_impacts_ || !cursor_->TermImpacts(&impacts)) {
+          impacts.assign(1, cursor_->TermImpactBound());
+        }
+        max_score_ = Bound(impacts);
+      }
+    }
+    return max_score_;
+  }
+  uint32_t AdvanceShallow(uint32_t target) override {
+    if (exhausted()) {
+      block_max_ = 0;
+      return kNoMoreDocs;
+    }
+    if (started_ && target < doc_) target = doc_;  // the cursor's REQUIRES
+    if (shallow_upto_ != kNoMoreDocs && target <= shallow_upto_) return shallow_upto_;
+    if (!block_impacts_) {
+      block_max_ = MaxScore();
+      return shallow_upto_ = kNoMoreDocs;
+    }
+    shallow_upto_ = cursor_->AdvanceShallow(target);
+    // Past the full blocks the cursor's bound is the loose term-level pair.
+    block_max_ = std::min(Bound(cursor_->impacts()), MaxScore());
+    return shallow_upto_;
+  }
+  float BlockMaxScore() override { return block_max_; }
+  void SetMinCompetitiveScore(float score) override {
+    min_competitive_ = score;
+    pruning_ = cursor_ != nullptr;
+  }
+
  private:
+  // The largest score of a pair of `impacts`: >= the score of every
+  // document they cover (prune.h). A field without norms scores norm 1.
+  float Bound(std::span<const Impact> impacts) const {
+    float best = 0;
+    for (const Impact& i : impacts) {
+      const uint8_t norm = sim_.norms ? i.norm : uint8_t{1};
+      best = std::max(best, sim_.scorer.Score(static_cast<float>(i.freq), norm));
+    }
+    return best;
+  }
+
+  // The first match >= target in a block whose bound is competitive.
+  uint32_t AdvancePruned(uint32_t target) {
+    started_ = true;
+    for (;;) {
+      const uint32_t upto = AdvanceShallow(target);
+      if (block_max_ <= min_competitive_) {
+        if (upto == kNoMoreDocs) return doc_ = kNoMoreDocs;
+        target = upto + 1;
+        continue;
+      }
+      doc_ = postings_->Advance(target);
+      if (doc_ <= upto || doc_ == kNoMoreDocs) return doc_;
+      target = doc_;  // landed in a later block: check its bound
+    }
+  }
+
   uint8_t Norm() {
     absl::StatusOr<uint8_t> norm = sim_.Norm(leaf_, field_, doc_);
     if (norm.ok()) return *norm;
@@ -60,6 +154,16 @@ class TermScorer final : public DocScorer {
   const Bm25Part& sim_;
   const std::string& description_;
   absl::Status status_;
+  // Pruning state; cursor_ is null when the postings are not invert's own
+  // (then nothing is bounded).
+  PostingsCursor* cursor_ = nullptr;
+  bool block_impacts_ = false;
+  bool max_score_known_ = false;
+  float max_score_ = kUnboundedScore;
+  uint32_t shallow_upto_ = kNoMoreDocs;  // kNoMoreDocs: no range yet, or the last one
+  float block_max_ = kUnboundedScore;
+  bool pruning_ = false;
+  float min_competitive_ = 0;
 };
 
 class TermWeight final : public Weight {

@@ -33,6 +33,10 @@ class TopK {
       std::push_heap(heap_.begin(), heap_.end(), RanksBefore);
     }
   }
+  // True iff k hits are kept: a new one must rank before worst() to enter.
+  bool full() const { return k_ > 0 && heap_.size() == k_; }
+  // The worst hit kept. REQUIRES: !empty.
+  const ScoredDoc& worst() const { return heap_.front(); }
   void AddAll(const TopK& other) {
     for (const ScoredDoc& hit : other.heap_) Add(hit);
   }

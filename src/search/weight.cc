@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "codec/norm_encoding.h"
 
 namespace invert::search_internal {
 namespace {
@@ -87,26 +88,24 @@ absl::StatusOr<uint8_t> Bm25Part::Norm(const LeafReader& leaf, const std::string
 
 Explanation Bm25Part::Explain(float score, float freq, std::string_view freq_name,
                               uint8_t norm) const {
+  // Lucene 8.8's BM25Similarity explanation: tf from the norm's inverse as
+  // the score uses it; dl is the decoded length (byte4ToInt), "approximate"
+  // for bytes above 39 (the lengths SmallFloat no longer holds exactly). A
+  // field without norms reads norm 1, so dl 1, as Lucene.
   std::vector<Explanation> parts;
   if (boost != 1.0f) parts.push_back({true, boost, "boost", {}});
   parts.push_back(idf);
-  const float tf = freq * scorer.inverse_norm(norm) / (1.0f + freq * scorer.inverse_norm(norm));
-  parts.push_back({true,
-                   tf,
-                   "tf, computed as freq / (freq + k1 * (1 - b + b * dl / avgdl)) from:",
-                   {{true, freq, std::string(freq_name), {}},
-                    {true, params.k1, "k1, term saturation parameter", {}},
-                    {true, params.b, "b, length normalization parameter", {}},
-                    {true,
-                     static_cast<float>(norm),
-                     norms ? "norm, the field's length in the document as its one-byte code"
-                           : "norm, 1: the field has no norms (length 1)",
-                     {}},
-                    {true,
-                     1.0f / scorer.inverse_norm(norm),
-                     "k1 * (1 - b + b * dl / avgdl), from the norm",
-                     {}},
-                    {true, scorer.avgdl(), "avgdl, average length of field", {}}}});
+  const float dl = static_cast<float>(DecodeNorm(norm));
+  const float tf = 1.0f - 1.0f / (1.0f + freq * scorer.inverse_norm(norm));
+  parts.push_back(
+      {true,
+       tf,
+       "tf, computed as freq / (freq + k1 * (1 - b + b * dl / avgdl)) from:",
+       {{true, freq, std::string(freq_name), {}},
+        {true, params.k1, "k1, term saturation parameter", {}},
+        {true, params.b, "b, length normalization parameter", {}},
+        {true, dl, norm > 39 ? "dl, length of field (approximate)" : "dl, length of field", {}},
+        {true, scorer.avgdl(), "avgdl, average length of field", {}}}});
   return {true, score, absl::StrCat("score(freq=", freq, "), computed as boost * idf * tf from:"),
           std::move(parts)};
 }

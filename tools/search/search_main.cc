@@ -1,11 +1,13 @@
 // invert-search INDEX QUERY [--field body] [--k 10] [--and] [--json]
-// [--explain] [--threads N] [--analyzer standard|whitespace]: the k best
-// documents of the index's newest commit for QUERY (syntax in
-// query_parser.h), printed as rank, score, doc id and stored title, or with
-// --json as one object {"query", "total_hits", "hits": [{"rank", "doc",
-// "score", "title"[, "explanation"]}]}. --explain adds how each score was
-// computed. Exit status 0 on success (also with no hits), 1 when the index
-// cannot be searched (unknown field, damaged index), 2 on a usage or query
+// [--explain] [--threads N] [--analyzer standard|whitespace] [--no-prune]:
+// the k best documents of the index's newest commit for QUERY (syntax in
+// query_parser.h), printed as rank, score, doc id and stored title after
+// "N hits" (exact) or "≥ N hits" (pruning skipped documents without
+// counting them), or with --json as one object {"query", "total_hits",
+// "total_hits_exact", "docs_scored", "hits": [{"rank", "doc", "score",
+// "title"[, "explanation"]}]}. --explain adds how each score was computed;
+// --no-prune scores every match (same hits, exact count). Exit status 0 on success (also with no
+// hits), 1 when the index cannot be searched (unknown field, damaged index), 2 on a usage or query
 // syntax error.
 #include <cstdio>
 #include <memory>
@@ -34,7 +36,7 @@ std::string Title(const IndexReader& reader, uint64_t doc) {
 int Run(int argc, char** argv) {
   std::string index, text, field = "body", analyzer_name = "standard";
   uint64_t k = 10, threads = 1;
-  bool and_words = false, json = false, explain = false;
+  bool and_words = false, json = false, explain = false, no_prune = false;
   CLI::App app(
       "Searches the index's newest commit with BM25 (Lucene 8.8's scores) and prints\n"
       "the k best documents. QUERY: words (OR; --and for AND), +must, -not,\n"
@@ -53,6 +55,9 @@ int Run(int argc, char** argv) {
   app.add_flag("--and", and_words, "every word must match (default: any word)");
   app.add_flag("--json", json, "print one JSON object");
   app.add_flag("--explain", explain, "show how each score was computed");
+  app.add_flag("--no-prune", no_prune,
+               "score every match: the same hits, and an exact hit count (default: skip "
+               "documents that cannot make the top k)");
   if (std::optional<int> exit = ParseCommandLine(app, argc, argv)) return *exit;
 
   std::unique_ptr<Analyzer> analyzer =
@@ -68,7 +73,7 @@ int Run(int argc, char** argv) {
                  EscapeForDisplay(StdSv(reader.status().message())).c_str());
     return kExitFailure;
   }
-  IndexSearcher searcher(**reader, {.threads = static_cast<int>(threads)});
+  IndexSearcher searcher(**reader, {.prune = !no_prune, .threads = static_cast<int>(threads)});
   absl::StatusOr<TopDocs> top = searcher.Search(parsed.query, k);
   if (!top.ok()) {
     std::fprintf(stderr, "invert-search: %s\n",
@@ -78,10 +83,12 @@ int Run(int argc, char** argv) {
   std::string out;
   if (json) {
     absl::StrAppend(&out, "{\"query\":", JsonString(parsed.query.ToString()),
-                    ",\"total_hits\":", top->total_hits, ",\"hits\":[");
+                    ",\"total_hits\":", top->total_hits,
+                    ",\"total_hits_exact\":", top->total_hits_exact ? "true" : "false",
+                    ",\"docs_scored\":", top->docs_scored, ",\"hits\":[");
   } else {
     absl::StrAppend(&out, "query: ", EscapeForDisplay(parsed.query.ToString()), "\n",
-                    top->total_hits, " hits\n");
+                    top->total_hits_exact ? "" : "\u2265 ", top->total_hits, " hits\n");
   }
   for (size_t i = 0; i < top->hits.size(); ++i) {
     const ScoredDoc& hit = top->hits[i];

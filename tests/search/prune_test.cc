@@ -1,0 +1,433 @@
+// Dynamic pruning (SearchOptions::prune) against exhaustive search: random
+// queries over a generated Wikipedia-like corpus (src/corpus, Zipfian
+// words, so many terms have postings of several 128-doc blocks with
+// impacts) in several segments with deletions, both term-bytes layouts.
+// The top k must be identical, doc ids and scores bit for bit; total_hits
+// exact when it says so, else a lower bound above the threshold; and
+// pruning must actually skip documents (TopDocs::docs_scored). Plus the
+// bounds themselves: every document's score is within its block's bound,
+// and a segment whose norms file is version 1 uses no block impacts.
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "codec/norm_encoding.h"
+#include "codec/norms_format.h"
+#include "codec/segment_files.h"
+#include "codec/segment_info_format.h"
+#include "codec/segment_reader.h"
+#include "corpus/wiki_gen.h"
+#include "gtest/gtest.h"
+#include "index/indexing_chain.h"
+#include "index/leaf_reader_impl.h"
+#include "index/segment_flush.h"
+#include "invert/analysis.h"
+#include "invert/index_reader.h"
+#include "invert/index_writer.h"
+#include "invert/merge_policy.h"
+#include "invert/search.h"
+#include "scratch_dir.h"
+#include "search/weight.h"
+#include "test_seed.h"
+#include "util/random.h"
+
+namespace invert {
+namespace {
+
+using testing::ScratchDir;
+using testing::TestSeed;
+
+constexpr size_t kDocs = 6000;
+constexpr size_t kDocsPerSegment = 1500;
+
+// The corpus index of one layout, built once per process.
+class CorpusIndex {
+ public:
+  explicit CorpusIndex(TermBytesLayout layout) {
+    IndexWriterOptions o;
+    o.analyzer = [] { return NewWhitespaceAnalyzer(); };
+    o.layout = layout;
+    o.merge_policy = std::make_shared<NoMergePolicy>();
+    auto writer = IndexWriter::Open(dir_.path(), o);
+    EXPECT_TRUE(writer.ok()) << writer.status();
+    GenOptions gen;
+    gen.seed = 42;
+    gen.body_median_bytes = 260;
+    WikiGenerator generator(gen);
+    Random rng(7);
+    std::map<std::string, uint64_t> df;
+    GenDoc g;
+    for (size_t i = 0; i < kDocs; ++i) {
+      generator.Next(&g);
+      std::string body = g.body;
+      for (char& c : body) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      std::vector<std::string> words;
+      for (size_t p = 0; p < body.size();) {
+        const size_t e = std::min(body.find(' ', p), body.size());
+        if (e > p) words.push_back(body.substr(p, e - p));
+        p = e + 1;
+      }
+      std::sort(words.begin(), words.end());
+      words.erase(std::unique(words.begin(), words.end()), words.end());
+      for (const std::string& w : words) ++df[w];
+      const std::string id = "d" + std::to_string(i);
+      Document doc;
+      doc.Add(Field::Keyword("id", id, FieldType::Keyword(/*stored=*/false)))
+          .Add(Field::Text("body", body));
+      EXPECT_TRUE((*writer)->AddDocument(doc).ok());
+      if ((i + 1) % kDocsPerSegment == 0) {
+        EXPECT_TRUE((*writer)->Commit().ok());
+      }
+      if (i > 100 && rng.Bernoulli(0.05)) {
+        const std::string victim = "d" + std::to_string(rng.Uniform(i));
+        EXPECT_TRUE((*writer)->DeleteDocuments("id", victim).ok());
+      }
+    }
+    EXPECT_TRUE((*writer)->Close().ok());
+    auto reader = IndexReader::Open(dir_.path());
+    EXPECT_TRUE(reader.ok()) << reader.status();
+    reader_ = std::move(*reader);
+    // Terms by document frequency, most frequent first.
+    std::vector<std::pair<uint64_t, std::string>> by_df;
+    for (const auto& [term, n] : df) by_df.emplace_back(n, term);
+    std::sort(by_df.rbegin(), by_df.rend());
+    for (const auto& [n, term] : by_df) {
+      terms_.push_back(term);
+      if (n >= 4 * 128) ++block_terms_;
+    }
+  }
+
+  const IndexReader& reader() const { return *reader_; }
+  // Body terms, most frequent first.
+  const std::vector<std::string>& terms() const { return terms_; }
+  // Terms in >= 512 documents: several full blocks per segment on average.
+  size_t block_terms() const { return block_terms_; }
+
+ private:
+  ScratchDir dir_;
+  std::unique_ptr<IndexReader> reader_;
+  std::vector<std::string> terms_;
+  size_t block_terms_ = 0;
+};
+
+const CorpusIndex& Corpus(TermBytesLayout layout) {
+  static const CorpusIndex* shared = new CorpusIndex(TermBytesLayout::kShared);
+  static const CorpusIndex* separate = new CorpusIndex(TermBytesLayout::kSeparate);
+  return layout == TermBytesLayout::kShared ? *shared : *separate;
+}
+
+// A term drawn with a Zipf-like skew over the frequency ranks: mostly the
+// frequent terms with long postings, sometimes a rare one.
+std::string RandomTerm(Random& rng, const CorpusIndex& corpus) {
+  const std::vector<std::string>& terms = corpus.terms();
+  const double u = rng.NextDouble();
+  const size_t rank = std::min(terms.size() - 1, static_cast<size_t>(u * u * u * 400));
+  return terms[rng.Bernoulli(0.1) ? rng.Uniform(terms.size()) : rank];
+}
+
+Query TermQ(Random& rng, const CorpusIndex& corpus) {
+  Query q = Query::Term("body", RandomTerm(rng, corpus));
+  if (rng.Bernoulli(0.2)) q.boost = static_cast<float>(rng.Range(1, 40)) / 8.0f;
+  return q;
+}
+
+std::vector<Query> Terms(Random& rng, const CorpusIndex& corpus, size_t min, size_t max) {
+  std::vector<Query> out(rng.Range(min, max));
+  for (Query& q : out) q = TermQ(rng, corpus);
+  return out;
+}
+
+// Queries of the classes pruning serves, plus clauses it cannot bound.
+Query RandomQuery(Random& rng, const CorpusIndex& corpus) {
+  switch (rng.Uniform(8)) {
+    case 0:
+      return TermQ(rng, corpus);
+    case 1:
+    case 2: {  // 1-5 term OR
+      Query q = Query::Boolean({}, Terms(rng, corpus, 1, 5));
+      if (rng.Bernoulli(0.2)) q.boost = 0.5f;
+      return q;
+    }
+    case 3: {  // OR with minimum_should_match
+      std::vector<Query> should = Terms(rng, corpus, 2, 5);
+      const uint32_t msm = static_cast<uint32_t>(rng.Range(1, should.size()));
+      return Query::Boolean({}, std::move(should), {}, {}, msm);
+    }
+    case 4:  // AND
+      return Query::Boolean(Terms(rng, corpus, 2, 3));
+    case 5: {  // must + should, maybe must_not and filter
+      std::vector<Query> must_not;
+      std::vector<Query> filter;
+      if (rng.Bernoulli(0.5)) must_not = Terms(rng, corpus, 1, 1);
+      if (rng.Bernoulli(0.3)) filter = Terms(rng, corpus, 1, 1);
+      return Query::Boolean(Terms(rng, corpus, 1, 2), Terms(rng, corpus, 1, 3), std::move(must_not),
+                            std::move(filter), static_cast<uint32_t>(rng.Uniform(2)));
+    }
+    case 6: {  // OR with must_not
+      return Query::Boolean({}, Terms(rng, corpus, 2, 4), Terms(rng, corpus, 1, 2));
+    }
+    default: {  // nested: an AND, a phrase (unbounded) or a prefix among should clauses
+      std::vector<Query> should = Terms(rng, corpus, 1, 3);
+      switch (rng.Uniform(3)) {
+        case 0:
+          should.push_back(Query::Boolean(Terms(rng, corpus, 2, 2)));
+          break;
+        case 1:
+          should.push_back(
+              Query::Phrase("body", {RandomTerm(rng, corpus), RandomTerm(rng, corpus)}));
+          break;
+        default:
+          should.push_back(Query::Prefix("body", RandomTerm(rng, corpus).substr(0, 2), 0.7f));
+      }
+      return Query::Boolean({}, std::move(should));
+    }
+  }
+}
+
+void ExpectSameHits(const TopDocs& want, const TopDocs& got, const std::string& what) {
+  ASSERT_EQ(want.hits.size(), got.hits.size()) << what;
+  for (size_t i = 0; i < want.hits.size(); ++i) {
+    ASSERT_EQ(want.hits[i].doc, got.hits[i].doc) << what << " rank " << i;
+    ASSERT_EQ(std::bit_cast<uint32_t>(want.hits[i].score),
+              std::bit_cast<uint32_t>(got.hits[i].score))
+        << what << " rank " << i << ": " << want.hits[i].score << " vs " << got.hits[i].score;
+  }
+}
+
+class PruneTest : public ::testing::TestWithParam<TermBytesLayout> {};
+
+TEST_P(PruneTest, RandomQueriesMatchExhaustive) {
+  const CorpusIndex& corpus = Corpus(GetParam());
+  ASSERT_GE(corpus.reader().leaves().size(), 4u);
+  ASSERT_TRUE(corpus.reader().leaves()[0]->has_deletions() ||
+              corpus.reader().leaves()[1]->has_deletions());
+  ASSERT_GE(corpus.block_terms(), 30u) << "too few terms with block impacts";
+  Random rng(TestSeed(20261203));
+  IndexSearcher exhaustive(corpus.reader(), {.prune = false});
+  uint64_t scored_pruned = 0;
+  uint64_t scored_exhaustive = 0;
+  int inexact = 0;
+  for (int iter = 0; iter < 150; ++iter) {
+    const Query q = RandomQuery(rng, corpus);
+    const uint64_t thresholds[] = {0, 0, 10, 1000};
+    const uint64_t threshold = thresholds[rng.Uniform(4)];
+    const int threads = rng.Bernoulli(0.25) ? 2 : 1;
+    IndexSearcher pruned(corpus.reader(),
+                         {.prune = true, .total_hits_threshold = threshold, .threads = threads});
+    absl::StatusOr<uint64_t> count = exhaustive.Count(q);
+    ASSERT_TRUE(count.ok()) << count.status();
+    for (size_t k : {1, 10, 100}) {
+      const std::string what =
+          q.ToString() + " k=" + std::to_string(k) + " threshold=" + std::to_string(threshold);
+      absl::StatusOr<TopDocs> want = exhaustive.Search(q, k);
+      absl::StatusOr<TopDocs> got = pruned.Search(q, k);
+      ASSERT_TRUE(want.ok()) << want.status();
+      ASSERT_TRUE(got.ok()) << got.status();
+      ExpectSameHits(*want, *got, what);
+      EXPECT_TRUE(want->total_hits_exact) << what;
+      EXPECT_EQ(want->total_hits, *count) << what;
+      EXPECT_EQ(want->docs_scored, *count) << what;
+      EXPECT_LE(got->docs_scored, want->docs_scored) << what;
+      if (got->total_hits_exact) {
+        EXPECT_EQ(got->total_hits, *count) << what;
+      } else {
+        ++inexact;
+        EXPECT_LE(got->total_hits, *count) << what;
+        EXPECT_GT(got->total_hits, threshold) << what;
+      }
+      // At most the threshold matches: never pruned, so exact.
+      if (*count <= threshold) {
+        EXPECT_TRUE(got->total_hits_exact) << what;
+      }
+      scored_pruned += got->docs_scored;
+      scored_exhaustive += want->docs_scored;
+    }
+  }
+  std::printf("[   INFO   ] docs scored: pruned %llu, exhaustive %llu; %d inexact counts\n",
+              static_cast<unsigned long long>(scored_pruned),
+              static_cast<unsigned long long>(scored_exhaustive), inexact);
+  EXPECT_GT(inexact, 0);
+  EXPECT_LT(scored_pruned * 2, scored_exhaustive);
+}
+
+// Pruning skips most of the documents on the query classes it is for.
+TEST_P(PruneTest, SkipsDocuments) {
+  const CorpusIndex& corpus = Corpus(GetParam());
+  const std::vector<std::string>& t = corpus.terms();
+  IndexSearcher exhaustive(corpus.reader(), {.prune = false});
+  IndexSearcher pruned(corpus.reader(), {.prune = true, .total_hits_threshold = 0});
+  const std::pair<const char*, Query> cases[] = {
+      {"term", Query::Term("body", t[3])},
+      {"or2", Query::Boolean({}, {Query::Term("body", t[2]), Query::Term("body", t[40])})},
+      {"or3", Query::Boolean({}, {Query::Term("body", t[5]), Query::Term("body", t[30]),
+                                  Query::Term("body", t[60])})},
+      {"and2", Query::Boolean({Query::Term("body", t[1]), Query::Term("body", t[20])})},
+  };
+  for (const auto& [name, q] : cases) {
+    absl::StatusOr<TopDocs> want = exhaustive.Search(q, 10);
+    absl::StatusOr<TopDocs> got = pruned.Search(q, 10);
+    ASSERT_TRUE(want.ok() && got.ok());
+    ExpectSameHits(*want, *got, name);
+    std::printf("[   INFO   ] %s %s: docs scored %llu of %llu\n", name, q.ToString().c_str(),
+                static_cast<unsigned long long>(got->docs_scored),
+                static_cast<unsigned long long>(want->docs_scored));
+    EXPECT_FALSE(got->total_hits_exact) << name;
+    // A term's blocks here all hold some short document with the term, so
+    // its block bounds differ little: it may skip little.
+    if (std::string(name) == "term") {
+      EXPECT_LE(got->docs_scored, want->docs_scored) << name;
+    } else {
+      EXPECT_LT(got->docs_scored * 2, want->docs_scored) << name;
+    }
+  }
+}
+
+// The default threshold (1000) keeps small counts exact.
+TEST_P(PruneTest, DefaultThresholdCountsExactly) {
+  const CorpusIndex& corpus = Corpus(GetParam());
+  IndexSearcher searcher(corpus.reader());
+  EXPECT_TRUE(searcher.options().prune);
+  EXPECT_EQ(searcher.options().total_hits_threshold, 1000u);
+  const Query q = Query::Term("body", corpus.terms()[0]);
+  absl::StatusOr<TopDocs> top = searcher.Search(q, 10);
+  absl::StatusOr<uint64_t> count = searcher.Count(q);
+  ASSERT_TRUE(top.ok() && count.ok());
+  ASSERT_GT(*count, 1000u);
+  if (top->total_hits_exact) {
+    EXPECT_EQ(top->total_hits, *count);
+  } else {
+    EXPECT_GT(top->total_hits, 1000u);
+    EXPECT_LE(top->total_hits, *count);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Layouts, PruneTest,
+                         ::testing::Values(TermBytesLayout::kShared, TermBytesLayout::kSeparate));
+
+// ---- Bounds on one segment, with version-2 and version-1 norms.
+
+class PruneBoundsTest : public ::testing::Test {
+ protected:
+  static constexpr uint32_t kSegmentDocs = 700;
+
+  // One segment: "a" in every document, 1-12 times, in a body of 1-300
+  // tokens; returns its info.
+  SegmentInfo Flush() {
+    IndexingChainOptions options;
+    options.analyzer = [] { return NewWhitespaceAnalyzer(); };
+    IndexingChain chain(options);
+    Random rng(11);
+    for (uint32_t i = 0; i < kSegmentDocs; ++i) {
+      const uint64_t freq = rng.Range(1, 12);
+      const uint64_t length = freq + rng.Uniform(300);
+      lengths_.push_back(length);
+      std::string body;
+      for (uint64_t t = 0; t < length; ++t) body += t < freq ? "a " : "b ";
+      Document doc;
+      doc.Add(Field::Text("body", body));
+      EXPECT_TRUE(chain.AddDocument(doc).ok());
+    }
+    absl::StatusOr<SegmentInfo> info = FlushSegment(chain, dir_.get(), "_0");
+    EXPECT_TRUE(info.ok()) << info.status();
+    return *info;
+  }
+
+  // Replaces the .nvd by a version-1 file in which every document's body has
+  // length 1 (as if an older build had written it), and the .si to match.
+  void RewriteNormsAsVersion1(const SegmentInfo& info, uint32_t field) {
+    ASSERT_TRUE(dir_->DeleteFile(SegmentFileName(info.name, "nvd")).ok());
+    absl::StatusOr<std::string> nvd = WriteNorms(
+        dir_.get(), info.name, info.id, info.doc_count, {field},
+        [](uint32_t, uint32_t, std::span<uint8_t> out) {
+          std::fill(out.begin(), out.end(), EncodeNormV1(1));
+        },
+        /*version=*/1);
+    ASSERT_TRUE(nvd.ok()) << nvd.status();
+    absl::StatusOr<SegmentInfo> si = ReadSegmentInfo(dir_.get(), info.name, info.id);
+    ASSERT_TRUE(si.ok()) << si.status();
+    ASSERT_TRUE(dir_->DeleteFile(SegmentFileName(info.name, "si")).ok());
+    ASSERT_TRUE(WriteSegmentInfo(dir_.get(), &*si).ok());
+  }
+
+  // Checks that MaxScore and every block's bound hold for every document
+  // of "a" in the segment; returns how many documents lie in blocks whose
+  // bound is below the term's (block impacts in use).
+  int CheckBounds(const SegmentInfo& info) {
+    absl::StatusOr<std::unique_ptr<SegmentReader>> opened =
+        SegmentReader::Open(dir_.get(), info.name, info.id);
+    EXPECT_TRUE(opened.ok()) << opened.status();
+    if (!opened.ok()) return -1;
+    std::shared_ptr<SegmentReader> segment = std::move(*opened);
+    auto schema = std::make_shared<const ReaderSchema>(segment->fields());
+    LeafReaderImpl leaf(segment, nullptr, schema, 0);
+    const FieldInfo* body = segment->FieldByName("body");
+    const FieldTermsStats* stats = segment->TermsStats(body->number);
+    auto sim = std::make_unique<search_internal::Bm25Part>(
+        1.0f, Bm25Idf(kSegmentDocs, kSegmentDocs),
+        Bm25FieldStats{stats->doc_count, stats->sum_total_term_freq}, Bm25Params{},
+        /*norms=*/true, Explanation{});
+    std::unique_ptr<search_internal::Weight> weight =
+        search_internal::NewTermWeight("body", "a", body->type, std::move(sim), "body:a");
+    auto scorer = weight->MakeScorer(leaf);
+    auto bounds = weight->MakeScorer(leaf);
+    EXPECT_TRUE(scorer.ok() && bounds.ok() && *scorer != nullptr && *bounds != nullptr);
+    if (!scorer.ok() || !bounds.ok() || *scorer == nullptr || *bounds == nullptr) return -1;
+    const float max_score = (*bounds)->MaxScore();
+    int tighter = 0;
+    uint32_t docs = 0;
+    for (uint32_t d = (*scorer)->NextDoc(); d != search_internal::kNoMoreDocs;
+         d = (*scorer)->NextDoc()) {
+      ++docs;
+      const float score = (*scorer)->Score();
+      const uint32_t upto = (*bounds)->AdvanceShallow(d);
+      EXPECT_GE(upto, d);
+      EXPECT_LE(score, max_score) << "doc " << d;
+      EXPECT_LE(score, (*bounds)->BlockMaxScore()) << "doc " << d << " in a block up to " << upto;
+      if ((*bounds)->BlockMaxScore() < max_score) ++tighter;
+    }
+    EXPECT_EQ(docs, kSegmentDocs);
+    return tighter;
+  }
+
+  ScratchDir scratch_;
+  std::unique_ptr<FSDirectory> dir_ = scratch_.Open();
+  std::vector<uint64_t> lengths_;
+};
+
+TEST_F(PruneBoundsTest, BlockBoundsHoldForEveryDocument) {
+  const SegmentInfo info = Flush();
+  EXPECT_GT(CheckBounds(info), 0) << "no block bound tighter than the term's";
+}
+
+// A version-1 norms file: its bytes are translated, but the .doc impacts of
+// the same flush were built from other bytes. Here they claim long bodies
+// while the norms say length 1, so trusting them would bound scores far too
+// low; the scorer must ignore them.
+TEST_F(PruneBoundsTest, Version1NormsUseNoBlockImpacts) {
+  const SegmentInfo info = Flush();
+  uint32_t body = 0;
+  {
+    absl::StatusOr<std::unique_ptr<SegmentReader>> seg =
+        SegmentReader::Open(dir_.get(), info.name, info.id);
+    ASSERT_TRUE(seg.ok()) << seg.status();
+    ASSERT_EQ((*seg)->norms_version(), 2u);
+    body = (*seg)->FieldByName("body")->number;
+  }
+  RewriteNormsAsVersion1(info, body);
+  {
+    absl::StatusOr<std::unique_ptr<SegmentReader>> seg =
+        SegmentReader::Open(dir_.get(), info.name, info.id);
+    ASSERT_TRUE(seg.ok()) << seg.status();
+    ASSERT_EQ((*seg)->norms_version(), 1u);
+    ASSERT_TRUE((*seg)->doc_version() >= 2u);
+  }
+  EXPECT_EQ(CheckBounds(info), 0);
+}
+
+}  // namespace
+}  // namespace invert
