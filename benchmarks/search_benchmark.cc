@@ -21,8 +21,8 @@
 //       One thread. Each pass runs every query once per mode, the modes
 //       interleaved query by query; the W warm-up passes are not measured.
 //       Prints per (mode, class): "invert MODE CLASS K N MEDIAN_US P99_US QPS
-//       HITS" (HITS: mean total_hits as Search returns it, "+" when some were
-//       lower bounds).
+//       HITS DOCS_SCORED" (means per query: total_hits as Search returns it,
+//       "+" when some were lower bounds, and TopDocs::docs_scored).
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -435,6 +435,7 @@ int RunAgree(const Args& args) {
 struct Cell {
   std::vector<uint64_t> ns;
   double hits = 0;
+  double docs_scored = 0;
   bool lower_bound = false;
 };
 
@@ -476,11 +477,12 @@ int RunBench(const Args& args) {
         cell.ns.push_back(static_cast<uint64_t>(
             std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
         cell.hits += static_cast<double>(top->total_hits);
+        cell.docs_scored += static_cast<double>(top->docs_scored);
         cell.lower_bound |= !top->total_hits_exact;
       }
     }
   }
-  std::printf("# engine mode class k n median_us p99_us qps hits\n");
+  std::printf("# engine mode class k n median_us p99_us qps hits docs_scored\n");
   for (auto& [mode, searcher] : modes) {
     for (const std::string& c : classes) {
       Cell& cell = cells[{mode, c}];
@@ -491,9 +493,9 @@ int RunBench(const Args& args) {
       const double median = static_cast<double>(cell.ns[n / 2]) / 1e3;
       const double p99 = static_cast<double>(cell.ns[std::min(n - 1, (n * 99) / 100)]) / 1e3;
       const double qps = total == 0 ? 0 : static_cast<double>(n) * 1e9 / static_cast<double>(total);
-      std::printf("invert %s %s %zu %zu %.1f %.1f %.1f %.0f%s\n", mode.c_str(), c.c_str(), k, n,
-                  median, p99, qps, cell.hits / static_cast<double>(n),
-                  cell.lower_bound ? "+" : "");
+      std::printf("invert %s %s %zu %zu %.1f %.1f %.1f %.0f%s %.0f\n", mode.c_str(), c.c_str(), k,
+                  n, median, p99, qps, cell.hits / static_cast<double>(n),
+                  cell.lower_bound ? "+" : "", cell.docs_scored / static_cast<double>(n));
     }
   }
   return 0;

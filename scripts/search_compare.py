@@ -6,10 +6,13 @@
 Each output line: N<TAB>CLASS<TAB>COUNT<TAB>id:score ... (the top 10). A query
 agrees when the counts are equal, the top-10 ids are the same in the same
 order and every score is within 1e-5 relative. Prints the agreement rate, the
-scores that are bit-identical (same %.8e text: 9 significant digits of a
-float), per class counts, and every disagreement with a diagnosis. Exit
+scores that are bit-identical (the %.8e texts, 9 significant digits, read
+back as the same float; the texts themselves can differ in the last digit
+when the float is exactly halfway, as Java rounds half up and C half to
+even), per class counts, and every disagreement with a diagnosis. Exit
 status 0 when every query agrees, 1 otherwise.
 """
+import struct
 import sys
 
 REL = 1e-5
@@ -40,6 +43,10 @@ def queries(path):
                 continue
             out.append(line.rstrip("\n").split("\t", 1)[1])
     return out
+
+
+def f32(text):
+    return struct.pack("<f", float(text))
 
 
 def close(a, b):
@@ -86,7 +93,7 @@ def main():
             close(float(a), float(b)) for (_, a), (_, b) in zip(l[2], i[2]))
         for (_, a), (_, b) in zip(l[2], i[2]):
             scores += 1
-            identical += a == b
+            identical += f32(a) == f32(b)
         c = per_class.setdefault(l[0], [0, 0])
         c[0] += 1
         if ok:
@@ -97,7 +104,7 @@ def main():
     total = len(qs)
     print("agreement: %d of %d queries (%.2f%%): same count, same top-10 ids in the same order, "
           "scores within 1e-5 relative" % (agree, total, 100.0 * agree / total))
-    print("scores compared: %d, bit-identical (same %%.8e text): %d" % (scores, identical))
+    print("scores compared: %d, bit-identical floats: %d" % (scores, identical))
     print("per class (agree/queries): " + ", ".join(
         "%s %d/%d" % (c, v[1], v[0]) for c, v in per_class.items()))
     for n, c, q, why in bad:
