@@ -7,10 +7,17 @@
 // the scorer may then skip documents scoring no more than that. Within a
 // segment documents arrive in increasing id order, so a later document equal
 // to the k-th score loses the tie and cannot enter: skipping it is exact.
-// Thresholds are per segment (a segment's top k holds only its own
-// documents), so the merged top k equals an exhaustive search's.
+// Segments also share their k-th scores (a float maximum behind an atomic,
+// whatever the threads): the global top k's k-th score is at least any
+// full segment top k's, so another segment's document can be skipped when
+// it scores strictly below the best of those (not when equal: it may have
+// the smaller id and win the tie). A segment uses the larger of its own
+// threshold and just below the shared one, so the merged top k equals an
+// exhaustive search's.
 #include <algorithm>
 #include <atomic>
+#include <cmath>
+#include <limits>
 #include <memory>
 #include <thread>
 #include <utility>
@@ -48,7 +55,22 @@ struct Collect {
   uint64_t total_hits_threshold = 0;
 };
 
-void SearchLeaf(const Weight& weight, const LeafReader& leaf, const Collect& c, LeafResult& out) {
+// The best k-th score of the segments' full top ks so far (-infinity: none).
+class SharedThreshold {
+ public:
+  float get() const { return value_.load(std::memory_order_relaxed); }
+  void Raise(float score) {
+    float v = get();
+    while (score > v && !value_.compare_exchange_weak(v, score, std::memory_order_relaxed)) {
+    }
+  }
+
+ private:
+  std::atomic<float> value_{-std::numeric_limits<float>::infinity()};
+};
+
+void SearchLeaf(const Weight& weight, const LeafReader& leaf, const Collect& c,
+                SharedThreshold& shared, LeafResult& out) {
   absl::StatusOr<std::unique_ptr<DocScorer>> scorer = weight.MakeScorer(leaf);
   if (!scorer.ok()) {
     out.status = scorer.status();
@@ -62,9 +84,16 @@ void SearchLeaf(const Weight& weight, const LeafReader& leaf, const Collect& c, 
     if (!c.scores) continue;
     ++out.scored;
     out.top.Add({leaf.doc_base() + doc, s.Score()});
-    if (c.prune && out.top.full() && out.count > c.total_hits_threshold &&
-        (!out.pruned || out.top.worst().score > threshold)) {
-      threshold = out.top.worst().score;
+    if (!c.prune || out.count <= c.total_hits_threshold) continue;
+    // Skip scores <= min: the own k-th (ties lose here), or < the shared one.
+    float min = -std::numeric_limits<float>::infinity();
+    if (out.top.full()) {
+      min = out.top.worst().score;
+      shared.Raise(min);
+    }
+    min = std::max(min, std::nextafter(shared.get(), -std::numeric_limits<float>::infinity()));
+    if (min != -std::numeric_limits<float>::infinity() && (!out.pruned || min > threshold)) {
+      threshold = min;
       out.pruned = true;
       s.SetMinCompetitiveScore(threshold);
     }
@@ -78,9 +107,10 @@ absl::Status SearchLeaves(const IndexReader& reader, const Weight& weight, const
   const std::vector<const LeafReader*>& leaves = reader.leaves();
   std::vector<LeafResult> results(leaves.size(), LeafResult(c.k));
   std::atomic<size_t> next{0};
+  SharedThreshold shared;
   auto work = [&] {
     for (size_t i = next++; i < leaves.size(); i = next++) {
-      SearchLeaf(weight, *leaves[i], c, results[i]);
+      SearchLeaf(weight, *leaves[i], c, shared, results[i]);
     }
   };
   const size_t workers = std::min<size_t>(std::max(threads, 1), leaves.size());

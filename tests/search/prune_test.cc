@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "codec/norm_encoding.h"
@@ -303,6 +304,52 @@ TEST_P(PruneTest, DefaultThresholdCountsExactly) {
   } else {
     EXPECT_GT(top->total_hits, 1000u);
     EXPECT_LE(top->total_hits, *count);
+  }
+}
+
+// Equal scores in three segments searched on three threads: the top k are
+// the smallest doc ids, as without pruning. A term's blocks of equal
+// documents have a bound equal to their score (no margin), so this is where
+// a wrong tie rule would skip a winner: within a segment a later document
+// equal to the k-th is skipped; across segments only scores below the
+// shared threshold may be. (Whether another thread's threshold arrives
+// before segment 0 has collected its winners depends on scheduling: the
+// cross-segment half of this check is only as good as that race.)
+TEST(PruneTiesTest, EqualScoresAcrossSegmentsKeepTheSmallestIds) {
+  ScratchDir dir;
+  IndexWriterOptions o;
+  o.analyzer = [] { return NewWhitespaceAnalyzer(); };
+  o.merge_policy = std::make_shared<NoMergePolicy>();
+  auto writer = IndexWriter::Open(dir.path(), o);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  for (int segment = 0; segment < 3; ++segment) {
+    for (int i = 0; i < 400; ++i) {
+      Document doc;
+      doc.Add(Field::Text("body", "tie breaker"));
+      ASSERT_TRUE((*writer)->AddDocument(doc).ok());
+    }
+    ASSERT_TRUE((*writer)->Commit().ok());
+  }
+  ASSERT_TRUE((*writer)->Close().ok());
+  auto reader = IndexReader::Open(dir.path());
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  ASSERT_EQ((*reader)->leaves().size(), 3u);
+  IndexSearcher searcher(**reader, {.prune = true, .total_hits_threshold = 0, .threads = 3});
+  const Query queries[] = {
+      Query::Term("body", "tie"),
+      Query::Boolean({}, {Query::Term("body", "tie"), Query::Term("body", "breaker")}),
+      Query::Boolean({Query::Term("body", "tie"), Query::Term("body", "breaker")})};
+  for (int run = 0; run < 10; ++run) {
+    for (const Query& q : queries) {
+      for (size_t k : {1, 5, 130}) {
+        absl::StatusOr<TopDocs> top = searcher.Search(q, k);
+        ASSERT_TRUE(top.ok()) << top.status();
+        ASSERT_EQ(top->hits.size(), k);
+        for (uint64_t i = 0; i < k; ++i) {
+          ASSERT_EQ(top->hits[i].doc, i) << q.ToString() << " k=" << k << " run " << run;
+        }
+      }
+    }
   }
 }
 
