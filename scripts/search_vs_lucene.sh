@@ -5,7 +5,7 @@
 # sample made by --sample).
 #   scripts/search_vs_lucene.sh [--build DIR] [--docs N] [--seed S]
 #                               [--query-seed Q] [--per-class N] [--sample]
-#                               [--no-pruned]
+#                               [--no-pruned] [--bench-cache]
 # Defaults: build/release, 20000 documents of invert-gen seed 13, query seed
 # 29, 75 queries per class (17 classes: 1,275 queries of mixed types).
 # Steps, in build/search_vs_lucene/:
@@ -20,6 +20,10 @@
 #   4. the top 10 and the count of every query on both (agree modes; invert
 #      with pruning off, then on), compared by scripts/search_compare.py.
 # --no-pruned: compare invert with pruning off only.
+# --bench-cache: use the corpus and both indexes scripts/bench_search.sh
+# cached for --docs/--seed (build/bench_search/<docs>-<seed>/; e.g.
+# --docs 1000000 --seed 1 after a default benchmark run) instead of building
+# them.
 # --sample: also writes the CI sample, tests/data/lucene88_search/ (corpus
 # options, the queries, Lucene's output), which the CI test checks invert
 # against without Java. The committed sample was made with
@@ -34,6 +38,7 @@ qseed=29
 per_class=75
 sample=0
 pruned=1
+bench_cache=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --build) build="$2"; shift 2 ;;
@@ -43,6 +48,7 @@ while [ $# -gt 0 ]; do
     --per-class) per_class="$2"; shift 2 ;;
     --sample) sample=1; shift ;;
     --no-pruned) pruned=0; shift ;;
+    --bench-cache) bench_cache=1; shift ;;
     *) echo "search_vs_lucene: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -55,17 +61,30 @@ export JAVA_OPTS="${JAVA_OPTS:--Xms1g -Xmx1g}"
 work=build/search_vs_lucene
 rm -rf "$work"
 mkdir -p "$work"
-"$build/tools/gen/invert-gen" --docs "$docs" --seed "$seed" --no-header --quiet -o "$work/raw.lines"
-LC_ALL=C tr 'A-Z' 'a-z' <"$work/raw.lines" | LC_ALL=C tr '!-/:-@[-`{-~' ' ' >"$work/corpus.lines"
-rm "$work/raw.lines"
-"$bench" index "$work/corpus.lines" --index "$work/invert"
-build/peers/lucene-search index "$work/corpus.lines" --index "$work/lucene"
-"$bench" queries --index "$work/invert" --lines "$work/corpus.lines" --set agree \
+corpus="$work/corpus.lines"
+inv="$work/invert"
+luc="$work/lucene"
+if [ $bench_cache -eq 1 ]; then
+  cache="build/bench_search/$docs-$seed"
+  for f in corpus.done invert.done lucene.done; do
+    [ -f "$cache/$f" ] || { echo "search_vs_lucene: no $cache/$f (run scripts/bench_search.sh --docs $docs --seed $seed)" >&2; exit 1; }
+  done
+  corpus="$cache/corpus.lines"
+  inv="$cache/invert"
+  luc="$cache/lucene"
+else
+  "$build/tools/gen/invert-gen" --docs "$docs" --seed "$seed" --no-header --quiet -o "$work/raw.lines"
+  LC_ALL=C tr 'A-Z' 'a-z' <"$work/raw.lines" | LC_ALL=C tr '!-/:-@[-`{-~' ' ' >"$corpus"
+  rm "$work/raw.lines"
+  "$bench" index "$corpus" --index "$inv"
+  build/peers/lucene-search index "$corpus" --index "$luc"
+fi
+"$bench" queries --index "$inv" --lines "$corpus" --set agree \
   --seed "$qseed" --per-class "$per_class" -o "$work/queries.txt"
-build/peers/lucene-search agree --index "$work/lucene" --queries "$work/queries.txt" >"$work/lucene.out"
-"$bench" agree --index "$work/invert" --queries "$work/queries.txt" >"$work/invert.out"
+build/peers/lucene-search agree --index "$luc" --queries "$work/queries.txt" >"$work/lucene.out"
+"$bench" agree --index "$inv" --queries "$work/queries.txt" >"$work/invert.out"
 [ $pruned -eq 0 ] ||
-  "$bench" agree --index "$work/invert" --queries "$work/queries.txt" --prune 1 >"$work/invert-pruned.out"
+  "$bench" agree --index "$inv" --queries "$work/queries.txt" --prune 1 >"$work/invert-pruned.out"
 
 echo "search_vs_lucene: $docs docs (invert-gen seed $seed), $(grep -vc '^#' "$work/queries.txt") queries (seed $qseed)"
 status=0
