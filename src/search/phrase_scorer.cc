@@ -3,6 +3,7 @@
 // frequency of their positions (search/phrase_freq.h) is above 0.
 #include <algorithm>
 #include <memory>
+#include <span>
 #include <string>
 #include <utility>
 
@@ -109,6 +110,7 @@ class PhraseScorer final : public DocScorer {
   }
 
   uint8_t Norm() {
+    if (doc_ < norm_bytes_.size()) return norm_bytes_[doc_];
     absl::StatusOr<uint8_t> norm = sim_.Norm(leaf_, field_, doc_);
     if (norm.ok()) return *norm;
     if (status_.ok()) status_ = norm.status();
@@ -121,6 +123,7 @@ class PhraseScorer final : public DocScorer {
   const std::string& field_;
   const Bm25Part& sim_;
   const std::string& description_;
+  std::span<const uint8_t> norm_bytes_ = sim_.NormBytes(leaf_, field_);  // empty: Norm's lookups
   std::vector<std::vector<int32_t>> positions_;
   std::vector<PhraseTermPositions> terms_;
   std::vector<size_t> order_;

@@ -142,6 +142,7 @@ class TermScorer final : public DocScorer {
   }
 
   uint8_t Norm() {
+    if (doc_ < norm_bytes_.size()) return norm_bytes_[doc_];
     absl::StatusOr<uint8_t> norm = sim_.Norm(leaf_, field_, doc_);
     if (norm.ok()) return *norm;
     if (status_.ok()) status_ = norm.status();
@@ -153,6 +154,7 @@ class TermScorer final : public DocScorer {
   const std::string& field_;
   const Bm25Part& sim_;
   const std::string& description_;
+  std::span<const uint8_t> norm_bytes_ = sim_.NormBytes(leaf_, field_);  // empty: Norm's lookups
   absl::Status status_;
   // Pruning state; cursor_ is null when the postings are not invert's own
   // (then nothing is bounded).

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "codec/norm_encoding.h"
+#include "index/leaf_reader_impl.h"
 
 namespace invert::search_internal {
 namespace {
@@ -84,6 +85,18 @@ absl::StatusOr<uint8_t> Bm25Part::Norm(const LeafReader& leaf, const std::string
                                        uint32_t doc) const {
   if (!norms) return uint8_t{1};
   return leaf.Norm(field, doc);
+}
+
+std::span<const uint8_t> Bm25Part::NormBytes(const LeafReader& leaf,
+                                             const std::string& field) const {
+  if (!norms) return {};
+  const auto* impl = dynamic_cast<const LeafReaderImpl*>(&leaf);
+  if (impl == nullptr) return {};
+  const SegmentReader& segment = *impl->segment();
+  const FieldInfo* info = segment.FieldByName(field);
+  if (info == nullptr || !segment.HasNorms(info->number)) return {};
+  const std::span<const uint8_t> bytes = segment.NormBytes(info->number);
+  return bytes.size() == leaf.max_doc() ? bytes : std::span<const uint8_t>();
 }
 
 Explanation Bm25Part::Explain(float score, float freq, std::string_view freq_name,

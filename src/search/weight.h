@@ -10,6 +10,7 @@
 #define INVERT_SEARCH_WEIGHT_H_
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,10 @@ struct Bm25Part {
   // A document's norm byte (1 for a field without norms, as Lucene).
   absl::StatusOr<uint8_t> Norm(const LeafReader& leaf, const std::string& field,
                                uint32_t doc) const;
+  // The segment's norm bytes of `field`, one per document, when `leaf` is
+  // invert's own and the field has norms there (Norm(doc) is then
+  // bytes[doc], read without Norm's field lookups); empty otherwise.
+  std::span<const uint8_t> NormBytes(const LeafReader& leaf, const std::string& field) const;
   Explanation Explain(float score, float freq, std::string_view freq_name, uint8_t norm) const;
 
   Bm25Scorer scorer;
