@@ -23,7 +23,9 @@
 #ifndef INVERT_SEARCH_PRUNE_H_
 #define INVERT_SEARCH_PRUNE_H_
 
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "search/bm25.h"
@@ -35,8 +37,15 @@ namespace invert::search_internal {
 inline float SumBound(double sum) {
   const double scaled = sum * (1.0 + 0x1p-20);
   float f = static_cast<float>(scaled);
-  if (static_cast<double>(f) < scaled)
-    f = std::nextafter(f, std::numeric_limits<float>::infinity());
+  if (static_cast<double>(f) < scaled) {
+    // The next float up: for +0 and finite positive floats below the
+    // largest (bit patterns below 0x7f7fffff; negatives have the sign bit)
+    // the bit pattern plus one (pruning's hot path: no libm call), else
+    // std::nextafter.
+    const uint32_t bits = std::bit_cast<uint32_t>(f);
+    f = bits < 0x7f7fffffu ? std::bit_cast<float>(bits + 1)
+                           : std::nextafter(f, std::numeric_limits<float>::infinity());
+  }
   return f;
 }
 

@@ -7,10 +7,14 @@
 // pruning must actually skip documents (TopDocs::docs_scored). Plus the
 // bounds themselves: every document's score is within its block's bound,
 // and a segment whose norms file is version 1 uses no block impacts.
+#include "search/prune.h"
+
 #include <algorithm>
 #include <bit>
 #include <cctype>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -351,6 +355,24 @@ TEST(PruneTiesTest, EqualScoresAcrossSegmentsKeepTheSmallestIds) {
       }
     }
   }
+}
+
+// SumBound is the smallest float >= the scaled sum, and keeps infinity.
+TEST(PruneSumBoundTest, SmallestFloatAboveTheScaledSum) {
+  Random rng(5);
+  std::vector<double> sums = {0.0, 1e-45, 1.0, 3.4e38, 1e300};
+  for (int i = 0; i < 100000; ++i)
+    sums.push_back(rng.NextDouble() * std::pow(10.0, rng.Range(0, 12)) / 1e3);
+  for (double sum : sums) {
+    const double scaled = sum * (1.0 + 0x1p-20);
+    const float bound = search_internal::SumBound(sum);
+    ASSERT_GE(static_cast<double>(bound), scaled) << sum;
+    if (bound > 0) {
+      ASSERT_LT(static_cast<double>(std::nextafter(bound, 0.0f)), scaled) << sum;
+    }
+  }
+  EXPECT_EQ(search_internal::SumBound(std::numeric_limits<double>::infinity()),
+            std::numeric_limits<float>::infinity());
 }
 
 INSTANTIATE_TEST_SUITE_P(Layouts, PruneTest,
