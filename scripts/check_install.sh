@@ -12,20 +12,27 @@
 #     exports only the public API: every exported symbol is in namespace
 #     invert and names something declared in the installed headers.
 #
-#   scripts/check_install.sh [--jobs J] [--keep]
-#     --jobs J  build jobs (default 2)
-#     --keep    keep the temporary directory (printed) for a look afterwards
+#   scripts/check_install.sh [--jobs J] [--keep] [--static-from DIR]
+#     --jobs J            build jobs (default 2)
+#     --keep              keep the temporary directory (printed) for a look
+#                         afterwards
+#     --static-from DIR   install the static library from DIR, an existing
+#                         top-level Release build tree with the default
+#                         options (CI passes build/release, which scripts/test.sh
+#                         has just built), instead of compiling it again
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$PWD"
 
 jobs=2
 keep=0
+static_from=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --jobs) jobs="$2"; shift 2 ;;
     --keep) keep=1; shift ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --static-from) static_from="$2"; shift 2 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     *) echo "check_install.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -41,13 +48,22 @@ warn_flags=(-Wall -Wextra -Wpedantic -Werror)
 check() {
   local kind="$1" shared="$2"
   local build="$work/$kind/build" prefix="$work/$kind/prefix"
-  echo "== $kind: build and install the library alone"
-  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS="$shared" \
-    -DINVERT_BUILD_TESTS=OFF -DINVERT_BUILD_BENCHMARKS=OFF -DINVERT_BUILD_TOOLS=OFF \
-    -DINVERT_BUILD_FUZZERS=OFF -DINVERT_INSTALL=ON -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
-  cmake --build "$build" -j "$jobs" >"$work/$kind/build.log" 2>&1 ||
-    { tail -n 40 "$work/$kind/build.log"; fail "$kind library build"; }
-  cmake --install "$build" >/dev/null
+  if [ "$shared" = OFF ] && [ -n "$static_from" ]; then
+    echo "== $kind: install the library from $static_from"
+    from_tree "$static_from"
+    mkdir -p "$work/$kind"
+    cmake --build "$static_from" -j "$jobs" --target invert >"$work/$kind/build.log" 2>&1 ||
+      { tail -n 40 "$work/$kind/build.log"; fail "$kind library build in $static_from"; }
+    cmake --install "$static_from" --prefix "$prefix" >/dev/null
+  else
+    echo "== $kind: build and install the library alone"
+    cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS="$shared" \
+      -DINVERT_BUILD_TESTS=OFF -DINVERT_BUILD_BENCHMARKS=OFF -DINVERT_BUILD_TOOLS=OFF \
+      -DINVERT_BUILD_FUZZERS=OFF -DINVERT_INSTALL=ON -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
+    cmake --build "$build" -j "$jobs" >"$work/$kind/build.log" 2>&1 ||
+      { tail -n 40 "$work/$kind/build.log"; fail "$kind library build"; }
+    cmake --install "$build" >/dev/null
+  fi
 
   local libdir
   libdir="$(dirname "$(find "$prefix" -name 'invert.pc' -path '*/pkgconfig/*' | head -n 1)")/.."
@@ -142,6 +158,20 @@ CMAKE
   LD_LIBRARY_PATH="$libdir" "$work/$kind/basic_pc" "$work/$kind/index-pc" >/dev/null ||
     fail "$kind: the pkg-config build failed to run"
   unset PKG_CONFIG_PATH
+}
+
+# DIR must be a build tree of this source, configured Release as a static,
+# installable library; its other options (tests, tools) do not reach the
+# install.
+from_tree() {
+  local cache="$1/CMakeCache.txt"
+  [ -f "$cache" ] || fail "--static-from $1: no CMakeCache.txt there"
+  value() { sed -n "s/^$1:[A-Z]*=//p" "$cache"; }
+  [ "$(cd "$(value CMAKE_HOME_DIRECTORY)" && pwd -P)" = "$(pwd -P)" ] ||
+    fail "--static-from $1: configured from another source tree"
+  [ "$(value CMAKE_BUILD_TYPE)" = Release ] || fail "--static-from $1: not a Release build"
+  case "$(value BUILD_SHARED_LIBS)" in ""|OFF|FALSE|0) ;; *) fail "--static-from $1: BUILD_SHARED_LIBS is on" ;; esac
+  case "$(value INVERT_INSTALL)" in ON|TRUE|1) ;; *) fail "--static-from $1: INVERT_INSTALL is off" ;; esac
 }
 
 start=$SECONDS

@@ -345,7 +345,7 @@ TEST(IndexWriterHostileTest, DeletesOfReturnedAddsApplyWhileFlushesTrimTheQueue)
   auto writer = IndexWriter::Open(path, options);
   ASSERT_TRUE(writer.ok()) << writer.status();
   constexpr int kAdders = 2;
-  constexpr int kDocs = 1200;
+  constexpr int kDocs = 600;  // ~18 MB: several flushes of the 8 MB buffer
   std::mutex mu;
   std::vector<std::string> returned;  // ids whose AddDocument returned, to delete
   std::atomic<int> adders_done{0};
@@ -393,6 +393,9 @@ TEST(IndexWriterHostileTest, DeletesOfReturnedAddsApplyWhileFlushesTrimTheQueue)
   });
   for (std::thread& t : threads) t.join();
   deleter.join();
+  // The premise: segments were flushed (trimming the delete queue) while
+  // the threads ran.
+  EXPECT_GE((*writer)->stats().segments_flushed, 2u);
   ASSERT_TRUE((*writer)->Close().ok());
   const std::map<std::string, std::string> live = LiveDocs(path);
   size_t resurrected = 0;
