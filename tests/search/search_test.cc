@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -594,6 +595,50 @@ TEST_F(SearchFixture, ExplainTellsHowTheScoreWasComputed) {
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->match);
   EXPECT_EQ(s.Explain(q, 99).status().code(), absl::StatusCode::kOutOfRange);
+}
+
+// The tf part names Lucene 8.8's dl: the decoded field length, marked
+// approximate for norm bytes above 39 (a length of 100 encodes as byte 57,
+// which decodes to 96).
+TEST(SearchExplainTest, DlIsTheDecodedLengthAsLuceneWritesIt) {
+  ScratchDir dir;
+  IndexWriterOptions o;
+  o.analyzer = [] { return NewWhitespaceAnalyzer(); };
+  auto writer = IndexWriter::Open(dir.path(), o);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  std::string long_body = "fox";
+  for (int i = 1; i < 100; ++i) long_body += " w";
+  for (std::string_view body : {std::string_view("fox a b c d"), std::string_view(long_body)}) {
+    Document doc;
+    doc.Add(Field::Text("body", body));
+    ASSERT_TRUE((*writer)->AddDocument(doc).ok());
+  }
+  ASSERT_TRUE((*writer)->Close().ok());
+  auto reader = IndexReader::Open(dir.path());
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  IndexSearcher s(**reader);
+  const struct {
+    uint64_t doc;
+    float dl;
+    const char* description;
+  } cases[] = {{0, 5.0f, "dl, length of field"}, {1, 96.0f, "dl, length of field (approximate)"}};
+  for (const auto& c : cases) {
+    auto e = s.Explain(Query::Term("body", "fox"), c.doc);
+    ASSERT_TRUE(e.ok()) << e.status();
+    const Explanation* tf = nullptr;
+    std::vector<const Explanation*> todo = {&*e};
+    while (!todo.empty()) {
+      const Explanation* n = todo.back();
+      todo.pop_back();
+      if (n->description.starts_with("tf, computed as")) tf = n;
+      for (const Explanation& d : n->details) todo.push_back(&d);
+    }
+    ASSERT_NE(tf, nullptr) << e->ToString();
+    ASSERT_EQ(tf->details.size(), 5u) << e->ToString();
+    EXPECT_EQ(tf->details[3].description, c.description) << e->ToString();
+    EXPECT_EQ(tf->details[3].value, c.dl) << e->ToString();
+    EXPECT_EQ(tf->details[4].description, "avgdl, average length of field");
+  }
 }
 
 TEST_F(SearchFixture, ErrorsNameTheField) {
