@@ -433,7 +433,6 @@ uint32_t PostingsCursor::AdvanceShallow(uint32_t target) {
     left = shallow_left_;
   }
   while (left >= kForBlockSize) {
-    const uint8_t* header = p;
     SkipHeader h;
     if (!ParseSkipHeader(&p, doc_end_, has_positions_, true, &h)) {
       Fail("truncated skip header or block");
@@ -448,7 +447,11 @@ uint32_t PostingsCursor::AdvanceShallow(uint32_t target) {
     left -= kForBlockSize;
     base = static_cast<uint32_t>(last);
     if (last >= target) {
-      if (!ReadBlockImpacts(header)) return whole_term();
+      // The impacts of the header just parsed (no second parse).
+      if (!DecodeImpacts(h.impacts, h.impacts + h.impact_bytes, &impacts_)) {
+        Fail("bad impacts in a skip header");
+        return whole_term();
+      }
       shallow_next_ = p;
       shallow_base_ = base;
       shallow_left_ = left;

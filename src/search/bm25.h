@@ -51,6 +51,14 @@ class Bm25Scorer {
     return weight_ - weight_ / (1.0f + freq * inverse_norm_[norm]);
   }
 
+  // Score(freq, norm) from its product freq * inverse_norm(norm), rounded
+  // to float as Score rounds it: the same float. With weight() >= 0 it never
+  // decreases as the product grows (every step is a monotonic float
+  // operation), so the largest score of several (freq, norm) pairs is
+  // ScoreOfProduct of their largest product: one division instead of one
+  // per pair (search/term_scorer.cc's block bounds).
+  float ScoreOfProduct(float product) const { return weight_ - weight_ / (1.0f + product); }
+
   float weight() const { return weight_; }  // boost * idf
   float avgdl() const { return avgdl_; }
   float inverse_norm(uint8_t norm) const { return inverse_norm_[norm]; }

@@ -79,19 +79,27 @@ void SearchLeaf(const Weight& weight, const LeafReader& leaf, const Collect& c,
   if (*scorer == nullptr) return;
   DocScorer& s = **scorer;
   float threshold = 0;
+  // The shared threshold read last time and whether that check ran: a doc
+  // that did not enter the top k, with the shared one unchanged, leaves
+  // the minimum as it was (no Raise, no nextafter per scored doc).
+  bool checked = false;
+  float last_shared = 0;
   for (uint32_t doc = s.NextDoc(); doc != kNoMoreDocs; doc = s.NextDoc()) {
     ++out.count;
     if (!c.scores) continue;
     ++out.scored;
-    out.top.Add({leaf.doc_base() + doc, s.Score()});
+    const bool kept = out.top.Add({leaf.doc_base() + doc, s.Score()});
     if (!c.prune || out.count <= c.total_hits_threshold) continue;
+    if (checked && !kept && shared.get() == last_shared) continue;
     // Skip scores <= min: the own k-th (ties lose here), or < the shared one.
     float min = -std::numeric_limits<float>::infinity();
     if (out.top.full()) {
       min = out.top.worst().score;
       shared.Raise(min);
     }
-    min = std::max(min, std::nextafter(shared.get(), -std::numeric_limits<float>::infinity()));
+    checked = true;
+    last_shared = shared.get();
+    min = std::max(min, std::nextafter(last_shared, -std::numeric_limits<float>::infinity()));
     if (min != -std::numeric_limits<float>::infinity() && (!out.pruned || min > threshold)) {
       threshold = min;
       out.pruned = true;

@@ -116,11 +116,24 @@ class TermScorer final : public DocScorer {
  private:
   // The largest score of a pair of `impacts`: >= the score of every
   // document they cover (prune.h). A field without norms scores norm 1.
+  // With a weight >= 0 the score grows with freq * inverse_norm: the
+  // largest product gives the largest score, with one division
+  // (Bm25Scorer::ScoreOfProduct; the same floats as Score).
   float Bound(std::span<const Impact> impacts) const {
+    const Bm25Scorer& scorer = sim_.scorer;
+    if (scorer.weight() >= 0) {
+      float best_product = 0;
+      for (const Impact& i : impacts) {
+        const uint8_t norm = sim_.norms ? i.norm : uint8_t{1};
+        best_product =
+            std::max(best_product, static_cast<float>(i.freq) * scorer.inverse_norm(norm));
+      }
+      return std::max(0.0f, scorer.ScoreOfProduct(best_product));
+    }
     float best = 0;
     for (const Impact& i : impacts) {
       const uint8_t norm = sim_.norms ? i.norm : uint8_t{1};
-      best = std::max(best, sim_.scorer.Score(static_cast<float>(i.freq), norm));
+      best = std::max(best, scorer.Score(static_cast<float>(i.freq), norm));
     }
     return best;
   }

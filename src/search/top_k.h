@@ -22,16 +22,21 @@ class TopK {
  public:
   explicit TopK(size_t k) : k_(k) {}
 
-  void Add(const ScoredDoc& hit) {
-    if (k_ == 0) return;
+  // Returns true iff `hit` is kept (then worst() may have changed).
+  bool Add(const ScoredDoc& hit) {
+    if (k_ == 0) return false;
     if (heap_.size() < k_) {
       heap_.push_back(hit);
       std::push_heap(heap_.begin(), heap_.end(), RanksBefore);
-    } else if (RanksBefore(hit, heap_.front())) {
+      return true;
+    }
+    if (RanksBefore(hit, heap_.front())) {
       std::pop_heap(heap_.begin(), heap_.end(), RanksBefore);
       heap_.back() = hit;
       std::push_heap(heap_.begin(), heap_.end(), RanksBefore);
+      return true;
     }
+    return false;
   }
   // True iff k hits are kept: a new one must rank before worst() to enter.
   bool full() const { return k_ > 0 && heap_.size() == k_; }
