@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "index/terms_enum_impl.h"
 #include "search/phrase_freq.h"
 #include "search/weight.h"
 
@@ -30,6 +31,12 @@ class PhraseScorer final : public DocScorer {
     for (size_t i = 0; i < terms_.size(); ++i) {
       terms_[i].offset = offsets[i];
       terms_[i].term_id = term_ids[i];
+    }
+    // invert's own postings are read through their cursors for positions
+    // (Frequency): no virtual call and no enum bookkeeping per position.
+    for (const auto& p : postings_) {
+      auto* impl = dynamic_cast<PostingsEnumImpl*>(p.get());
+      cursors_.push_back(impl != nullptr ? &impl->cursor() : nullptr);
     }
     // The rarest term leads the conjunction.
     for (size_t i = 0; i < postings_.size(); ++i) order_.push_back(i);
@@ -97,6 +104,19 @@ class PhraseScorer final : public DocScorer {
       PostingsEnum& p = *postings_[i];
       std::vector<int32_t>& pos = positions_[i];
       pos.clear();
+      if (PostingsCursor* c = cursors_[i]; c != nullptr) {
+        // On the enum's doc (its deleted docs are skipped on the cursor),
+        // none of its positions read yet.
+        for (uint32_t n = c->freq(); n > 0; --n) {
+          if (!c->NextPosition()) {
+            if (status_.ok()) status_ = p.status();
+            return 0;
+          }
+          pos.push_back(static_cast<int32_t>(c->position()));
+        }
+        terms_[i].positions = pos;
+        continue;
+      }
       for (uint32_t n = p.freq(); n > 0; --n) {
         if (!p.NextPosition()) {
           if (status_.ok()) status_ = p.status();
@@ -127,6 +147,7 @@ class PhraseScorer final : public DocScorer {
   std::vector<std::vector<int32_t>> positions_;
   std::vector<PhraseTermPositions> terms_;
   std::vector<size_t> order_;
+  std::vector<PostingsCursor*> cursors_;  // per term; null: not invert's own postings
   float freq_ = 0;
   absl::Status status_;
 };
