@@ -258,6 +258,8 @@ void PostingsCursor::Reset(const TermStats& stats) {
   shallow_left_ = 0;
   shallow_last_ = 0;
   shallow_valid_ = false;
+  shallow_tail_ = nullptr;
+  shallow_tail_docs_ = 0;
   impacts_.clear();
   prefetched_end_ = nullptr;
   skip_recheck_ = nullptr;
@@ -463,7 +465,28 @@ uint32_t PostingsCursor::AdvanceShallow(uint32_t target) {
   shallow_next_ = p;
   shallow_base_ = base;
   shallow_left_ = left;
+  if (left > 0) {
+    shallow_tail_ = p;
+    shallow_tail_docs_ = left;
+  }
   return whole_term();
+}
+
+bool PostingsCursor::TailImpact(Impact* out) {
+  if (shallow_tail_ == nullptr || !has_impacts_ || !status_.ok()) return false;
+  const uint8_t* p = shallow_tail_;
+  uint32_t tail_max = 0;
+  for (uint64_t i = 0; i < shallow_tail_docs_; ++i) {
+    uint32_t code = 0;
+    uint32_t freq = 1;
+    if (!DecodeVInt32(&p, doc_end_, &code) ||
+        ((code & 1) == 0 && (!DecodeVInt32(&p, doc_end_, &freq) || freq == 0))) {
+      return Fail("truncated doc tail");
+    }
+    tail_max = std::max(tail_max, freq);
+  }
+  *out = Impact{tail_max, 0};
+  return true;
 }
 
 // Loads the next doc block (or the tail, or the singleton) into the buffer.

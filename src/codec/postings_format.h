@@ -315,6 +315,13 @@ class PostingsCursor {
   // (or < 128 docs): {TermImpactBound()}. Independent of the iterator and of
   // AdvanceShallow. Cost: one header per 128 docs. False on corrupt data.
   bool TermImpacts(std::vector<Impact>* out);
+  // After AdvanceShallow returned kNoMoreDocs because its walk reached the
+  // term's tail (the < 128 docs after its full blocks, not yet loaded by
+  // the iterator): sets *out to (the tail's highest freq, norm 0), a bound
+  // of every tail doc tighter than impacts()' term-level pair, decoding the
+  // tail's doc and freq VInts, and returns true. False otherwise (no walk
+  // to the tail, no block impacts, the tail already loaded, corrupt data).
+  bool TailImpact(Impact* out);
   // A bound for every doc of the term, from its statistics alone: one pair
   // (total_term_freq - doc_freq + 1, norm 0), as no doc has a freq above
   // that nor a norm below 0 (freq 1 without freqs).
@@ -388,6 +395,8 @@ class PostingsCursor {
   uint64_t shallow_left_ = 0;
   uint32_t shallow_last_ = 0;
   bool shallow_valid_ = false;
+  const uint8_t* shallow_tail_ = nullptr;  // the tail AdvanceShallow's walk reached (TailImpact)
+  uint64_t shallow_tail_docs_ = 0;
   std::vector<Impact> impacts_;
   IndexInput* skip_prefetch_ = nullptr;      // see set_skip_prefetch
   const uint8_t* prefetched_end_ = nullptr;  // skip prefetch issued up to here

@@ -97,14 +97,30 @@ class TermScorer final : public DocScorer {
       return kNoMoreDocs;
     }
     if (started_ && target < doc_) target = doc_;  // the cursor's REQUIRES
-    if (shallow_upto_ != kNoMoreDocs && target <= shallow_upto_) return shallow_upto_;
+    if (at_tail_ || (shallow_upto_ != kNoMoreDocs && target <= shallow_upto_)) {
+      return shallow_upto_;  // at_tail_: the rest of the term, bounded once
+    }
     if (!block_impacts_) {
       block_max_ = MaxScore();
       return shallow_upto_ = kNoMoreDocs;
     }
     shallow_upto_ = cursor_->AdvanceShallow(target);
-    // Past the full blocks the cursor's bound is the loose term-level pair.
-    block_max_ = std::min(Bound(cursor_->impacts()), MaxScore());
+    if (shallow_upto_ != kNoMoreDocs) {
+      // A full block: its impacts are dominated by the term's frontier, so
+      // their bound is already <= MaxScore().
+      block_max_ = Bound(cursor_->impacts());
+      return shallow_upto_;
+    }
+    // Past the full blocks the cursor's bound is the loose term-level pair:
+    // the tail's own bound if the cursor has it (no walk over every header
+    // of the term as MaxScore's frontier needs), else the term's.
+    at_tail_ = true;
+    Impact tail;
+    if (cursor_->TailImpact(&tail)) {
+      block_max_ = std::min(Bound({&tail, 1}), Bound(cursor_->impacts()));
+    } else {
+      block_max_ = std::min(Bound(cursor_->impacts()), MaxScore());
+    }
     return shallow_upto_;
   }
   float BlockMaxScore() override { return block_max_; }
@@ -176,6 +192,7 @@ class TermScorer final : public DocScorer {
   bool max_score_known_ = false;
   float max_score_ = kUnboundedScore;
   uint32_t shallow_upto_ = kNoMoreDocs;  // kNoMoreDocs: no range yet, or the last one
+  bool at_tail_ = false;                 // the last range (to the end) was bounded
   float block_max_ = kUnboundedScore;
   bool pruning_ = false;
   float min_competitive_ = 0;
