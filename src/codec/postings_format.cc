@@ -340,6 +340,24 @@ inline bool ParseSkipHeader(const uint8_t** p, const uint8_t* end, bool position
   return static_cast<uint64_t>(end - *p) >= h->bytes;
 }
 
+// The highest freq among the `docs` VInt-coded docs of a term's tail (fewer
+// than a block) starting at p: a doc code with its low bit set has freq 1,
+// else its freq follows. False if the tail is truncated or holds freq 0.
+inline bool TailMaxFreq(const uint8_t* p, const uint8_t* end, uint64_t docs, uint32_t* max) {
+  uint32_t tail_max = 0;
+  for (uint64_t i = 0; i < docs; ++i) {
+    uint32_t code = 0;
+    uint32_t freq = 1;
+    if (!DecodeVInt32(&p, end, &code) ||
+        ((code & 1) == 0 && (!DecodeVInt32(&p, end, &freq) || freq == 0))) {
+      return false;
+    }
+    tail_max = std::max(tail_max, freq);
+  }
+  *max = tail_max;
+  return true;
+}
+
 }  // namespace
 
 bool PostingsCursor::ReadSkipHeader(uint32_t* last_delta, uint32_t* bytes, uint32_t* freq_sum,
@@ -391,15 +409,7 @@ bool PostingsCursor::TermImpacts(std::vector<Impact>* out) {
     p += h.bytes;
   }
   uint32_t tail_max = 0;
-  for (uint64_t i = 0; i < left; ++i) {
-    uint32_t code = 0;
-    uint32_t freq = 1;
-    if (!DecodeVInt32(&p, doc_end_, &code) ||
-        ((code & 1) == 0 && (!DecodeVInt32(&p, doc_end_, &freq) || freq == 0))) {
-      return Fail("truncated doc tail");
-    }
-    tail_max = std::max(tail_max, freq);
-  }
+  if (!TailMaxFreq(p, doc_end_, left, &tail_max)) return Fail("truncated doc tail");
   if (left > 0) set.Add(tail_max, 0);
   set.Take(out);
   return true;
@@ -474,16 +484,9 @@ uint32_t PostingsCursor::AdvanceShallow(uint32_t target) {
 
 bool PostingsCursor::TailImpact(Impact* out) {
   if (shallow_tail_ == nullptr || !has_impacts_ || !status_.ok()) return false;
-  const uint8_t* p = shallow_tail_;
   uint32_t tail_max = 0;
-  for (uint64_t i = 0; i < shallow_tail_docs_; ++i) {
-    uint32_t code = 0;
-    uint32_t freq = 1;
-    if (!DecodeVInt32(&p, doc_end_, &code) ||
-        ((code & 1) == 0 && (!DecodeVInt32(&p, doc_end_, &freq) || freq == 0))) {
-      return Fail("truncated doc tail");
-    }
-    tail_max = std::max(tail_max, freq);
+  if (!TailMaxFreq(shallow_tail_, doc_end_, shallow_tail_docs_, &tail_max)) {
+    return Fail("truncated doc tail");
   }
   *out = Impact{tail_max, 0};
   return true;

@@ -176,9 +176,8 @@ TEST(LuceneAgreementTest, SameTopTenAndCountsAsLucene88) {
       }
       agree += same;
     }
-    std::printf(
-        "[ LUCENE   ] %s: %zu of %zu queries agree; %zu of %zu scores bit-identical\n",
-        prune ? "pruned" : "exhaustive", agree, queries->size(), identical, scores);
+    std::printf("[ LUCENE   ] %s: %zu of %zu queries agree; %zu of %zu scores bit-identical\n",
+                prune ? "pruned" : "exhaustive", agree, queries->size(), identical, scores);
   }
 }
 
