@@ -1,15 +1,60 @@
 // PhraseWeight and PhraseScorer: the documents holding every phrase term
 // (a leap-frog conjunction of their postings), kept when the phrase
 // frequency of their positions (search/phrase_freq.h) is above 0.
+//
+// Bounds for pruning (search/doc_scorer.h, prune.h) come from the terms'
+// impacts, as Lucene 8.8 builds a phrase's impacts from its terms'. For a
+// document d with norm byte n, let F_i(n) be the largest freq of a pair of
+// term i's impacts with norm <= n: every document of the range holding term
+// i has freq_i(d) <= F_i(n(d)) (impacts cover their range, codec/impacts.h).
+//
+//   Exact: a match is a place where every term occurs, so the phrase freq
+//   is <= min_i freq_i(d) <= G(n) = min_i F_i(n).
+//
+//   Sloppy: freq = the sum over the walk's matches of 1 / (1 + length),
+//   each term <= 1, so freq <= M, the number of matches. The walk (see
+//   phrase_freq.cc) moves cursors only by Step, each consuming one of its
+//   term's positions: at most sum_i freq_i(d) steps in all, of which Start
+//   takes at least one per cursor (T cursors, one per phrase term). Each
+//   match NextMatch returns from inside its loop follows a successful Step
+//   made in that call after the previous match, and at most one match
+//   (the last) is returned when a cursor runs out. So
+//   M <= sum_i freq_i(d) - T + 1 <= G(n) = sum_i F_i(n) - T + 1. (Not
+//   min_i: "a b"~3 in "b a b b" walks to two matches, 1 + 1/2, with one
+//   "a". Lucene 8.8 gives sloppy phrases no impacts at all; this bound is
+//   loose but sound.)
+//
+// In float: the freq is a float sum of 1s (exact) or of terms <= 1, whose
+// partial sums stay <= the integer count (round-to-nearest is monotonic and
+// integers below 2^24 are floats), so freq <= float(G) (rounded up). Score
+// is monotonic in freq * inverse_norm(n) when the weight is >= 0 (prune.h,
+// Bm25Scorer::ScoreOfProduct), inverse_norm does not grow with n and G is
+// a step function of n that changes only at the norms of the impacts, so
+// the largest float(G(N)) * inverse_norm(N) over those norms N gives a
+// float bound of every document's Score, roundings included. A field without
+// norms scores norm 1: G of the terms' largest freqs then.
+//
+// The range is one where every term's impacts hold: up to the smallest of
+// the terms' AdvanceShallow answers. Where a term has no block impacts (or
+// the segment's norms are version 1: its impacts' norm bytes are not the
+// ones Score reads, as for TermScorer) only its term-level pair (max freq,
+// norm 0) is used, which bounds every document. Once pruning, NextDoc and
+// Advance skip whole ranges whose bound is not competitive before the
+// conjunction looks at them (Lucene's ImpactsDISI over the approximation).
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "index/leaf_reader_impl.h"
 #include "index/terms_enum_impl.h"
 #include "search/phrase_freq.h"
+#include "search/prune.h"
 #include "search/weight.h"
 
 namespace invert::search_internal {
@@ -43,6 +88,16 @@ class PhraseScorer final : public DocScorer {
     std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
       return postings_[a]->cost() < postings_[b]->cost();
     });
+    // Bounds need every term's cursor, and a weight >= 0 (Score monotonic
+    // in freq * inverse_norm).
+    bounded_ = Bm25Monotonic(sim_.params) && sim_.scorer.weight() >= 0 &&
+               std::find(cursors_.begin(), cursors_.end(), nullptr) == cursors_.end();
+    if (bounded_) {
+      auto* leaf_impl = dynamic_cast<const LeafReaderImpl*>(&leaf_);
+      block_impacts_ = leaf_impl != nullptr && leaf_impl->segment()->norms_version() >= 2;
+      for (PostingsCursor* c : cursors_) block_impacts_ = block_impacts_ && c->has_impacts();
+      ranges_.resize(cursors_.size());
+    }
   }
 
   uint32_t NextDoc() override {
@@ -52,8 +107,9 @@ class PhraseScorer final : public DocScorer {
   uint32_t Advance(uint32_t target) override {
     if (started_ && doc_ >= target) return doc_;
     started_ = true;
+    if (pruning_) return AdvancePruned(target);
     for (;;) {
-      doc_ = AllAtOrAfter(target);
+      doc_ = AllAtOrAfter(target, kNoMoreDocs);
       if (doc_ == kNoMoreDocs) return doc_;
       freq_ = Frequency();
       if (freq_ > 0) return doc_;
@@ -79,18 +135,171 @@ class PhraseScorer final : public DocScorer {
     return absl::OkStatus();
   }
 
+  float MaxScore() override {
+    if (!max_score_known_) {
+      max_score_known_ = true;
+      max_score_ = kUnboundedScore;
+      if (bounded_) {
+        std::vector<std::vector<Impact>> lists(cursors_.size());
+        for (size_t i = 0; i < cursors_.size(); ++i) {
+          if (!block_impacts_ || !cursors_[i]->TermImpacts(&lists[i])) {
+            lists[i].assign(1, cursors_[i]->TermImpactBound());
+          }
+          // TermImpacts appends the tail's pair after the blocks' frontier.
+          std::sort(lists[i].begin(), lists[i].end(),
+                    [](const Impact& a, const Impact& b) { return a.norm < b.norm; });
+        }
+        std::vector<std::span<const Impact>> spans(lists.begin(), lists.end());
+        max_score_ = Bound(spans);
+      }
+    }
+    return max_score_;
+  }
+  uint32_t AdvanceShallow(uint32_t target) override {
+    if (exhausted() || !bounded_) {
+      block_max_ = exhausted() ? 0 : kUnboundedScore;
+      return kNoMoreDocs;
+    }
+    if (!block_impacts_) {
+      block_max_ = MaxScore();
+      return kNoMoreDocs;
+    }
+    if (shallow_upto_valid_ && target <= shallow_upto_) return shallow_upto_;
+    uint32_t upto = kNoMoreDocs;
+    for (size_t i = 0; i < cursors_.size(); ++i) {
+      PostingsCursor& c = *cursors_[i];
+      TermRange& r = ranges_[i];
+      if (!r.valid || (!r.at_tail && target > r.upto)) {
+        // The cursor's REQUIRES: targets >= its doc. A term whose cursor is
+        // past target has no document in [target, its doc), where the
+        // phrase cannot match either.
+        if (c.doc() == kNoMoreDocs) {
+          block_max_ = 0;  // a term has no more documents: nor has the phrase
+          return shallow_upto_ = kNoMoreDocs;
+        }
+        r.valid = true;
+        r.upto = c.AdvanceShallow(std::max(target, c.doc()));
+        r.impacts = c.impacts();
+        if (r.upto == kNoMoreDocs) {
+          // The rest of the term: its tail's own pair if the cursor has it
+          // (tighter than impacts()' term-level pair), bounded once.
+          r.at_tail = true;
+          if (c.TailImpact(&r.tail)) r.impacts = {&r.tail, 1};
+        }
+      }
+      upto = std::min(upto, r.upto);
+    }
+    spans_.clear();
+    for (const TermRange& r : ranges_) spans_.push_back(r.impacts);
+    block_max_ = Bound(spans_);
+    shallow_upto_valid_ = true;
+    return shallow_upto_ = upto;
+  }
+  float BlockMaxScore() override { return block_max_; }
+  void SetMinCompetitiveScore(float score) override {
+    min_competitive_ = score;
+    pruning_ = bounded_;
+  }
+
  private:
-  // The first document >= target in every term's postings.
-  uint32_t AllAtOrAfter(uint32_t target) {
+  // One term's impacts over [the last target, upto] (see AdvanceShallow).
+  struct TermRange {
+    bool valid = false;    // AdvanceShallow was called on the term
+    bool at_tail = false;  // the range is the rest of the term
+    uint32_t upto = 0;
+    Impact tail;
+    std::span<const Impact> impacts;  // the cursor's, or tail
+  };
+
+  // The bound of the phrase's score over documents where each term i's
+  // (freq, norm) is covered by `lists[i]` (each sorted by norm ascending):
+  // the largest float(G(N)) * inverse_norm(N) over the lists' norms N,
+  // scored (see the top of the file). REQUIRES: bounded_.
+  float Bound(std::span<const std::span<const Impact>> lists) const {
+    const Bm25Scorer& scorer = sim_.scorer;
+    const size_t n = lists.size();
+    // F_i(N), the largest freq of list i with norm <= N, and the walk's
+    // position in each list.
+    uint32_t max_freq[kMaxBoundTerms];
+    size_t at[kMaxBoundTerms];
+    if (n > kMaxBoundTerms) return kUnboundedScore;
+    for (size_t i = 0; i < n; ++i) {
+      max_freq[i] = 0;
+      at[i] = 0;
+    }
+    float best_product = 0;
+    for (;;) {
+      // The next norm N: the smallest not yet walked over (without norms:
+      // all at once, as every document scores norm 1).
+      int norm = 256;
+      for (size_t i = 0; i < n; ++i) {
+        if (at[i] < lists[i].size()) norm = std::min<int>(norm, lists[i][at[i]].norm);
+      }
+      if (norm == 256) break;
+      if (!sim_.norms) norm = 255;
+      for (size_t i = 0; i < n; ++i) {
+        for (; at[i] < lists[i].size() && lists[i][at[i]].norm <= norm; ++at[i]) {
+          max_freq[i] = std::max(max_freq[i], lists[i][at[i]].freq);
+        }
+      }
+      uint64_t g = 0;
+      bool all = true;
+      for (size_t i = 0; i < n; ++i) all = all && max_freq[i] > 0;
+      if (all) {
+        if (slop_ == 0) {
+          g = max_freq[0];
+          for (size_t i = 1; i < n; ++i) g = std::min<uint64_t>(g, max_freq[i]);
+        } else {
+          for (size_t i = 0; i < n; ++i) g += max_freq[i];
+          g = g - n + 1;
+        }
+      }
+      // float(g), rounded up: >= g.
+      float freq = static_cast<float>(g);
+      if (static_cast<double>(freq) < static_cast<double>(g)) {
+        freq = std::nextafter(freq, kUnboundedScore);
+      }
+      const uint8_t scored_norm = sim_.norms ? static_cast<uint8_t>(norm) : uint8_t{1};
+      best_product = std::max(best_product, freq * scorer.inverse_norm(scored_norm));
+    }
+    return std::max(0.0f, scorer.ScoreOfProduct(best_product));
+  }
+
+  // The first match >= target in a range whose bound is competitive.
+  uint32_t AdvancePruned(uint32_t target) {
+    for (;;) {
+      const uint32_t upto = AdvanceShallow(target);
+      if (block_max_ <= min_competitive_) {
+        if (upto == kNoMoreDocs) return doc_ = kNoMoreDocs;
+        target = upto + 1;
+        continue;
+      }
+      doc_ = AllAtOrAfter(target, upto);
+      if (doc_ == kNoMoreDocs) return doc_;
+      if (doc_ > upto) {
+        target = doc_;  // a later range: check its bound first
+        continue;
+      }
+      freq_ = Frequency();
+      if (freq_ > 0) return doc_;
+      target = doc_ + 1;
+    }
+  }
+
+  // The first document >= target in every term's postings, or, as soon as
+  // the conjunction's candidate passes `upto`, that candidate (some terms
+  // may not hold it).
+  uint32_t AllAtOrAfter(uint32_t target, uint32_t upto) {
     PostingsEnum& lead = *postings_[order_[0]];
     uint32_t doc = lead.Advance(target);
     for (;;) {
-      if (doc == kNoMoreDocs) return doc;
+      if (doc == kNoMoreDocs || doc > upto) return doc;
       bool all = true;
       for (size_t i = 1; i < order_.size(); ++i) {
         const uint32_t d = postings_[order_[i]]->Advance(doc);
         if (d != doc) {
-          doc = d == kNoMoreDocs ? d : lead.Advance(d);
+          if (d == kNoMoreDocs || d > upto) return d;
+          doc = lead.Advance(d);
           all = false;
           break;
         }
@@ -150,6 +359,19 @@ class PhraseScorer final : public DocScorer {
   std::vector<PostingsCursor*> cursors_;  // per term; null: not invert's own postings
   float freq_ = 0;
   absl::Status status_;
+  // Pruning state (bounded_: every term's postings are invert's own).
+  static constexpr size_t kMaxBoundTerms = 64;  // longer phrases: unbounded
+  bool bounded_ = false;
+  bool block_impacts_ = false;
+  bool max_score_known_ = false;
+  float max_score_ = kUnboundedScore;
+  std::vector<TermRange> ranges_;
+  std::vector<std::span<const Impact>> spans_;
+  bool shallow_upto_valid_ = false;
+  uint32_t shallow_upto_ = kNoMoreDocs;
+  float block_max_ = kUnboundedScore;
+  bool pruning_ = false;
+  float min_competitive_ = 0;
 };
 
 class PhraseWeight final : public Weight {

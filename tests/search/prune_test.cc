@@ -4,9 +4,12 @@
 // impacts) in several segments with deletions, both term-bytes layouts.
 // The top k must be identical, doc ids and scores bit for bit; total_hits
 // exact when it says so, else a lower bound above the threshold; and
-// pruning must actually skip documents (TopDocs::docs_scored). Plus the
-// bounds themselves: every document's score is within its block's bound,
-// and a segment whose norms file is version 1 uses no block impacts.
+// pruning must actually skip documents (TopDocs::docs_scored). Phrases
+// (exact and sloppy, alone and as boolean clauses) are pruned from their
+// terms' impacts: compared the same way. Plus the bounds themselves: every
+// document's score (a term's, a phrase's) is within its range's bound, a
+// segment whose norms file is version 1 uses no block impacts, and the
+// phrase frequencies stay within what the phrase bounds assume.
 #include "search/prune.h"
 
 #include <algorithm>
@@ -14,6 +17,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <memory>
@@ -37,6 +41,7 @@
 #include "invert/merge_policy.h"
 #include "invert/search.h"
 #include "scratch_dir.h"
+#include "search/phrase_freq.h"
 #include "search/weight.h"
 #include "test_seed.h"
 #include "util/random.h"
@@ -65,6 +70,7 @@ class CorpusIndex {
     gen.body_median_bytes = 260;
     WikiGenerator generator(gen);
     Random rng(7);
+    Random phrase_rng(13);
     std::map<std::string, uint64_t> df;
     GenDoc g;
     for (size_t i = 0; i < kDocs; ++i) {
@@ -76,6 +82,12 @@ class CorpusIndex {
         const size_t e = std::min(body.find(' ', p), body.size());
         if (e > p) words.push_back(body.substr(p, e - p));
         p = e + 1;
+      }
+      // Every 10th document gives a phrase: 2-3 consecutive words.
+      if (i % 10 == 0 && words.size() >= 3) {
+        const size_t len = phrase_rng.Range(2, 3);
+        const size_t start = phrase_rng.Uniform(words.size() - len + 1);
+        phrases_.emplace_back(words.begin() + start, words.begin() + start + len);
       }
       std::sort(words.begin(), words.end());
       words.erase(std::unique(words.begin(), words.end()), words.end());
@@ -112,12 +124,15 @@ class CorpusIndex {
   const std::vector<std::string>& terms() const { return terms_; }
   // Terms in >= 512 documents: several full blocks per segment on average.
   size_t block_terms() const { return block_terms_; }
+  // Runs of 2-3 consecutive body words (mostly frequent words: Zipfian).
+  const std::vector<std::vector<std::string>>& phrases() const { return phrases_; }
 
  private:
   ScratchDir dir_;
   std::unique_ptr<IndexReader> reader_;
   std::vector<std::string> terms_;
   size_t block_terms_ = 0;
+  std::vector<std::vector<std::string>> phrases_;
 };
 
 const CorpusIndex& Corpus(TermBytesLayout layout) {
@@ -145,6 +160,44 @@ std::vector<Query> Terms(Random& rng, const CorpusIndex& corpus, size_t min, siz
   std::vector<Query> out(rng.Range(min, max));
   for (Query& q : out) q = TermQ(rng, corpus);
   return out;
+}
+
+// A phrase: half the time one of the corpus (rare: a few matches), else
+// 2-3 of the 12 most frequent words (hundreds of matches, where pruning
+// has something to skip); some of its words reversed or replaced at times.
+// Exact, or sloppy with slop 1-3 when `sloppy`.
+Query PhraseQ(Random& rng, const CorpusIndex& corpus, bool sloppy) {
+  std::vector<std::string> words;
+  if (rng.Bernoulli(0.5)) {
+    words = corpus.phrases()[rng.Uniform(corpus.phrases().size())];
+  } else {
+    words.resize(rng.Range(2, 3));
+    for (std::string& w : words) w = corpus.terms()[rng.Uniform(12)];
+  }
+  if (rng.Bernoulli(0.15)) std::reverse(words.begin(), words.end());
+  if (rng.Bernoulli(0.1)) words[rng.Uniform(words.size())] = RandomTerm(rng, corpus);
+  const uint32_t slop = sloppy ? static_cast<uint32_t>(rng.Range(1, 3)) : 0;
+  Query q = Query::Phrase("body", std::move(words), slop);
+  if (rng.Bernoulli(0.2)) q.boost = static_cast<float>(rng.Range(1, 40)) / 8.0f;
+  return q;
+}
+
+// Phrase queries: alone, a should clause beside terms, a must clause with
+// should terms. `kind` (0-2) picks one of these.
+Query PhraseQuery(Random& rng, const CorpusIndex& corpus, int kind) {
+  Query phrase = PhraseQ(rng, corpus, rng.Bernoulli(0.5));
+  switch (kind) {
+    case 0:
+      return phrase;
+    case 1: {
+      std::vector<Query> should = Terms(rng, corpus, 1, 2);
+      should.push_back(std::move(phrase));
+      if (rng.Bernoulli(0.3)) should.push_back(PhraseQ(rng, corpus, rng.Bernoulli(0.5)));
+      return Query::Boolean({}, std::move(should));
+    }
+    default:
+      return Query::Boolean({std::move(phrase)}, Terms(rng, corpus, 1, 2));
+  }
 }
 
 // Queries of the classes pruning serves, plus clauses it cannot bound.
@@ -176,15 +229,15 @@ Query RandomQuery(Random& rng, const CorpusIndex& corpus) {
     case 6: {  // OR with must_not
       return Query::Boolean({}, Terms(rng, corpus, 2, 4), Terms(rng, corpus, 1, 2));
     }
-    default: {  // nested: an AND, a phrase (unbounded) or a prefix among should clauses
+    default: {  // nested: an AND, a phrase or a prefix (unbounded) among should clauses
       std::vector<Query> should = Terms(rng, corpus, 1, 3);
       switch (rng.Uniform(3)) {
         case 0:
           should.push_back(Query::Boolean(Terms(rng, corpus, 2, 2)));
           break;
         case 1:
-          should.push_back(
-              Query::Phrase("body", {RandomTerm(rng, corpus), RandomTerm(rng, corpus)}));
+          should.push_back(Query::Phrase("body", {RandomTerm(rng, corpus), RandomTerm(rng, corpus)},
+                                         rng.Bernoulli(0.3) ? 2 : 0));
           break;
         default:
           should.push_back(Query::Prefix("body", RandomTerm(rng, corpus).substr(0, 2), 0.7f));
@@ -292,6 +345,224 @@ TEST_P(PruneTest, SkipsDocuments) {
   }
 }
 
+// Phrases, exact and sloppy, alone and in boolean queries: the same top k
+// as exhaustive search. (Here a phrase's range bounds rarely drop below
+// its k-th score: every 128-doc block of two frequent words holds a short
+// document with both, which bounds the phrase as if it matched there;
+// PrunePhraseSkipTest shows the skipping.)
+TEST_P(PruneTest, PhrasesMatchExhaustive) {
+  const CorpusIndex& corpus = Corpus(GetParam());
+  ASSERT_GE(corpus.phrases().size(), 100u);
+  Random rng(TestSeed(20261204));
+  IndexSearcher exhaustive(corpus.reader(), {.prune = false});
+  // Per kind (alone, should, must): searches, searches that scored fewer
+  // documents than exhaustive, docs scored pruned and exhaustive.
+  struct Tally {
+    int searches = 0;
+    int fewer = 0;
+    uint64_t pruned = 0;
+    uint64_t all = 0;
+  };
+  Tally tally[3][2];  // [kind][sloppy]
+  for (int iter = 0; iter < 240; ++iter) {
+    const int kind = static_cast<int>(rng.Uniform(3));
+    const Query q = PhraseQuery(rng, corpus, kind);
+    const Query& phrase = kind == 0 ? q : (kind == 1 ? q.should.back() : q.must[0]);
+    const uint64_t threshold = rng.Bernoulli(0.75) ? 0 : 10;
+    const int threads = rng.Bernoulli(0.25) ? 2 : 1;
+    IndexSearcher pruned(corpus.reader(),
+                         {.prune = true, .total_hits_threshold = threshold, .threads = threads});
+    absl::StatusOr<uint64_t> count = exhaustive.Count(q);
+    ASSERT_TRUE(count.ok()) << count.status();
+    for (size_t k : {1, 10, 100}) {
+      const std::string what =
+          q.ToString() + " k=" + std::to_string(k) + " threshold=" + std::to_string(threshold);
+      absl::StatusOr<TopDocs> want = exhaustive.Search(q, k);
+      absl::StatusOr<TopDocs> got = pruned.Search(q, k);
+      ASSERT_TRUE(want.ok()) << want.status();
+      ASSERT_TRUE(got.ok()) << got.status();
+      ExpectSameHits(*want, *got, what);
+      EXPECT_EQ(want->total_hits, *count) << what;
+      EXPECT_LE(got->docs_scored, want->docs_scored) << what;
+      if (got->total_hits_exact) {
+        EXPECT_EQ(got->total_hits, *count) << what;
+      } else {
+        EXPECT_LE(got->total_hits, *count) << what;
+        EXPECT_GT(got->total_hits, threshold) << what;
+      }
+      Tally& t = tally[kind][phrase.slop > 0];
+      ++t.searches;
+      t.fewer += got->docs_scored < want->docs_scored;
+      t.pruned += got->docs_scored;
+      t.all += want->docs_scored;
+    }
+  }
+  const char* kinds[] = {"alone", "should", "must"};
+  for (int kind = 0; kind < 3; ++kind) {
+    for (int sloppy = 0; sloppy < 2; ++sloppy) {
+      const Tally& t = tally[kind][sloppy];
+      std::printf(
+          "[   INFO   ] %s phrase %s: %d searches, %d scored fewer docs; docs scored "
+          "pruned %llu, exhaustive %llu\n",
+          sloppy ? "sloppy" : "exact", kinds[kind], t.searches, t.fewer,
+          static_cast<unsigned long long>(t.pruned), static_cast<unsigned long long>(t.all));
+    }
+  }
+  // Phrase clauses with real bounds: the boolean queries around them skip.
+  EXPECT_GT(tally[1][0].fewer, 0);
+  EXPECT_GT(tally[1][1].fewer, 0);
+}
+
+// Checks that every match of phrase `q` in `reader` scores within
+// MaxScore and within the bound of the range AdvanceShallow puts it in,
+// asked of a separate unpositioned scorer and of the matching scorer
+// itself. Counts the matches and those in ranges bounded below MaxScore.
+void CheckPhraseBounds(const IndexReader& reader, const Query& q, uint64_t* matches,
+                       uint64_t* tighter) {
+  absl::StatusOr<std::unique_ptr<search_internal::Weight>> weight =
+      search_internal::CreateWeight(reader, q, Bm25Params{});
+  ASSERT_TRUE(weight.ok()) << weight.status();
+  for (const LeafReader* leaf : reader.leaves()) {
+    auto scorer = (*weight)->MakeScorer(*leaf);
+    auto bounds = (*weight)->MakeScorer(*leaf);
+    ASSERT_TRUE(scorer.ok() && bounds.ok());
+    if (*scorer == nullptr) continue;
+    const float max_score = (*bounds)->MaxScore();
+    for (uint32_t d = (*scorer)->NextDoc(); d != search_internal::kNoMoreDocs;
+         d = (*scorer)->NextDoc()) {
+      ++*matches;
+      const float score = (*scorer)->Score();
+      const std::string what = q.ToString() + " doc " + std::to_string(d);
+      ASSERT_LE(score, max_score) << what;
+      const uint32_t upto = (*bounds)->AdvanceShallow(d);
+      ASSERT_GE(upto, d) << what;
+      ASSERT_LE(score, (*bounds)->BlockMaxScore()) << what << " in a range up to " << upto;
+      if ((*bounds)->BlockMaxScore() < max_score) ++*tighter;
+      const uint32_t own_upto = (*scorer)->AdvanceShallow(d);
+      ASSERT_GE(own_upto, d) << what;
+      ASSERT_LE(score, (*scorer)->BlockMaxScore()) << what << " (own) up to " << own_upto;
+      ASSERT_EQ((*scorer)->doc(), d) << what;
+    }
+    ASSERT_TRUE((*scorer)->status().ok()) << (*scorer)->status();
+  }
+}
+
+// Every phrase match scores within its range's bound (CheckPhraseBounds);
+// some ranges are bounded tighter than the whole phrase (block impacts in
+// use).
+TEST_P(PruneTest, PhraseScoresWithinTheirRangesBounds) {
+  const CorpusIndex& corpus = Corpus(GetParam());
+  Random rng(TestSeed(20261205));
+  uint64_t tighter[2] = {0, 0};
+  uint64_t matches[2] = {0, 0};
+  for (int iter = 0; iter < 60; ++iter) {
+    const bool sloppy = iter % 2 == 1;
+    CheckPhraseBounds(corpus.reader(), PhraseQ(rng, corpus, sloppy), &matches[sloppy],
+                      &tighter[sloppy]);
+    if (HasFatalFailure()) return;
+  }
+  std::printf(
+      "[   INFO   ] matches exact %llu, sloppy %llu; in ranges bounded below MaxScore "
+      "%llu, %llu\n",
+      static_cast<unsigned long long>(matches[0]), static_cast<unsigned long long>(matches[1]),
+      static_cast<unsigned long long>(tighter[0]), static_cast<unsigned long long>(tighter[1]));
+  EXPECT_GT(tighter[0], 0u);
+  EXPECT_GT(tighter[1], 0u);
+}
+
+// A sloppy phrase's frequency can exceed its rarest term's: "a b"~3 in
+// "b a b b" is 1 + 1/2 with one "a" (PrunePhraseFreqTest). Its bound must
+// cover that (a bound from the smallest term freq, as for exact phrases,
+// fails here), in full blocks of impacts and in the tail.
+TEST(PrunePhraseSkipTest, SloppyBoundsCoverMoreMatchesThanTheRarestTerm) {
+  ScratchDir dir;
+  IndexWriterOptions o;
+  o.analyzer = [] { return NewWhitespaceAnalyzer(); };
+  auto writer = IndexWriter::Open(dir.path(), o);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  for (int i = 0; i < 600; ++i) {
+    Document doc;
+    doc.Add(Field::Text("body", i % 3 == 0 ? "b a b b" : (i % 3 == 1 ? "b b a b c c" : "a c")));
+    ASSERT_TRUE((*writer)->AddDocument(doc).ok());
+  }
+  ASSERT_TRUE((*writer)->Close().ok());
+  auto reader = IndexReader::Open(dir.path());
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  uint64_t matches = 0;
+  uint64_t tighter = 0;
+  CheckPhraseBounds(**reader, Query::Phrase("body", {"a", "b"}, 3), &matches, &tighter);
+  EXPECT_EQ(matches, 400u);
+}
+
+// A phrase whose best matches (short documents, the phrase twice) come
+// first, then thousands of long documents with the phrase once: their
+// ranges are bounded below the k-th score and skipped, exact and sloppy,
+// alone and as a boolean clause; the top k is the exhaustive one. Two
+// segments with deletions; the seed shuffles the filler.
+TEST(PrunePhraseSkipTest, PhrasesSkipRangesThatCannotCompete) {
+  ScratchDir dir;
+  IndexWriterOptions o;
+  o.analyzer = [] { return NewWhitespaceAnalyzer(); };
+  o.merge_policy = std::make_shared<NoMergePolicy>();
+  auto writer = IndexWriter::Open(dir.path(), o);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  Random rng(TestSeed(20261207));
+  const char* filler[] = {"f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8"};
+  for (int segment = 0; segment < 2; ++segment) {
+    for (int i = 0; i < 3000; ++i) {
+      std::string body;
+      if (i < 40) {
+        body = "x y q x y";
+      } else {
+        // 40-120 filler words, the phrase (or its words apart) once.
+        const uint64_t length = rng.Range(40, 120);
+        const uint64_t at = rng.Uniform(length);
+        const bool apart = rng.Bernoulli(0.3);
+        for (uint64_t t = 0; t < length; ++t) {
+          if (t == at) body += apart ? "x f1 f2 f3 f4 y " : "x y ";
+          body += filler[rng.Uniform(8)];
+          body += ' ';
+        }
+      }
+      Document doc;
+      doc.Add(Field::Keyword("id", std::to_string(segment) + "-" + std::to_string(i),
+                             FieldType::Keyword(/*stored=*/false)))
+          .Add(Field::Text("body", body));
+      ASSERT_TRUE((*writer)->AddDocument(doc).ok());
+    }
+    for (int d = 0; d < 30; ++d) {
+      const std::string victim = std::to_string(segment) + "-" + std::to_string(rng.Uniform(3000));
+      ASSERT_TRUE((*writer)->DeleteDocuments("id", victim).ok());
+    }
+    ASSERT_TRUE((*writer)->Commit().ok());
+  }
+  ASSERT_TRUE((*writer)->Close().ok());
+  auto reader = IndexReader::Open(dir.path());
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  IndexSearcher exhaustive(**reader, {.prune = false});
+  IndexSearcher pruned(**reader, {.prune = true, .total_hits_threshold = 0});
+  const std::pair<const char*, Query> cases[] = {
+      {"exact", Query::Phrase("body", {"x", "y"})},
+      {"sloppy", Query::Phrase("body", {"x", "y"}, 1)},
+      {"should", Query::Boolean({}, {Query::Phrase("body", {"x", "y"}), Query::Term("body", "q")})},
+      {"must", Query::Boolean({Query::Phrase("body", {"x", "y"}, 2)}, {Query::Term("body", "q")})},
+  };
+  for (const auto& [name, q] : cases) {
+    for (size_t k : {1, 10, 30}) {
+      const std::string what = std::string(name) + " " + q.ToString() + " k=" + std::to_string(k);
+      absl::StatusOr<TopDocs> want = exhaustive.Search(q, k);
+      absl::StatusOr<TopDocs> got = pruned.Search(q, k);
+      ASSERT_TRUE(want.ok() && got.ok()) << what;
+      ExpectSameHits(*want, *got, what);
+      std::printf("[   INFO   ] %s: docs scored %llu of %llu\n", what.c_str(),
+                  static_cast<unsigned long long>(got->docs_scored),
+                  static_cast<unsigned long long>(want->docs_scored));
+      EXPECT_GT(want->docs_scored, 4000u) << what;
+      EXPECT_LT(got->docs_scored * 4, want->docs_scored) << what;
+    }
+  }
+}
+
 // The default threshold (1000) keeps small counts exact.
 TEST_P(PruneTest, DefaultThresholdCountsExactly) {
   const CorpusIndex& corpus = Corpus(GetParam());
@@ -375,6 +646,57 @@ TEST(PruneSumBoundTest, SmallestFloatAboveTheScaledSum) {
             std::numeric_limits<float>::infinity());
 }
 
+// What the phrase bounds assume of the frequencies (phrase_scorer.cc):
+// exact <= the smallest term freq; sloppy <= sum of term freqs - terms + 1,
+// over random positions with repeated terms. Sloppy can exceed the
+// smallest term freq: "a b"~3 in "b a b b" is 1 + 1/2 with one "a".
+TEST(PrunePhraseFreqTest, FrequenciesWithinTheBoundsArguments) {
+  using search_internal::PhraseTermPositions;
+  {
+    const std::vector<int32_t> a = {1};
+    const std::vector<int32_t> b = {0, 2, 3};
+    const PhraseTermPositions terms[] = {{0, 0, a}, {1, 1, b}};
+    EXPECT_EQ(search_internal::SloppyPhraseFreq(terms, 3), 1.5f);
+  }
+  Random rng(TestSeed(20261206));
+  for (int iter = 0; iter < 20000; ++iter) {
+    const size_t n = rng.Range(2, 4);
+    const int32_t vocabulary = static_cast<int32_t>(rng.Range(1, 3));
+    const int32_t length = static_cast<int32_t>(rng.Range(1, 30));
+    std::vector<int32_t> word(n);
+    for (int32_t& w : word) w = static_cast<int32_t>(rng.Uniform(vocabulary));
+    // A random document over the vocabulary; each phrase term's positions.
+    std::vector<int32_t> doc(length);
+    for (int32_t& w : doc) w = static_cast<int32_t>(rng.Uniform(vocabulary));
+    std::vector<std::vector<int32_t>> positions(n);
+    std::vector<PhraseTermPositions> terms(n);
+    uint64_t sum = 0;
+    uint64_t min = UINT64_MAX;
+    bool all = true;
+    for (size_t i = 0; i < n; ++i) {
+      for (int32_t p = 0; p < length; ++p) {
+        if (doc[p] == word[i]) positions[i].push_back(p);
+      }
+      int32_t term_id = static_cast<int32_t>(i);
+      for (size_t j = 0; j < i; ++j) {
+        if (word[j] == word[i]) term_id = std::min(term_id, static_cast<int32_t>(j));
+      }
+      terms[i] = {static_cast<int32_t>(i), term_id, positions[i]};
+      sum += positions[i].size();
+      min = std::min<uint64_t>(min, positions[i].size());
+      all = all && !positions[i].empty();
+    }
+    if (!all) continue;
+    const float exact = search_internal::ExactPhraseFreq(terms);
+    ASSERT_LE(exact, static_cast<float>(min)) << "iteration " << iter;
+    for (uint32_t slop : {1u, 2u, 5u, 40u}) {
+      const float sloppy = search_internal::SloppyPhraseFreq(terms, slop);
+      ASSERT_LE(sloppy, static_cast<float>(sum - n + 1))
+          << "iteration " << iter << " slop " << slop;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Layouts, PruneTest,
                          ::testing::Values(TermBytesLayout::kShared, TermBytesLayout::kSeparate));
 
@@ -423,10 +745,15 @@ class PruneBoundsTest : public ::testing::Test {
     ASSERT_TRUE(WriteSegmentInfo(dir_.get(), &*si).ok());
   }
 
+  // What CheckBounds scores: the term "a", the exact phrase "a a" and the
+  // sloppy phrase "a b"~2 (in every document: at the boundary of its a's and
+  // b's, when it has b's).
+  enum class Scored { kTerm, kExactPhrase, kSloppyPhrase };
+
   // Checks that MaxScore and every block's bound hold for every document
-  // of "a" in the segment; returns how many documents lie in blocks whose
-  // bound is below the term's (block impacts in use).
-  int CheckBounds(const SegmentInfo& info) {
+  // `scored` matches in the segment; returns how many documents lie in
+  // blocks whose bound is below the whole query's (block impacts in use).
+  int CheckBounds(const SegmentInfo& info, Scored scored = Scored::kTerm) {
     absl::StatusOr<std::unique_ptr<SegmentReader>> opened =
         SegmentReader::Open(dir_.get(), info.name, info.id);
     EXPECT_TRUE(opened.ok()) << opened.status();
@@ -436,12 +763,25 @@ class PruneBoundsTest : public ::testing::Test {
     LeafReaderImpl leaf(segment, nullptr, schema, 0);
     const FieldInfo* body = segment->FieldByName("body");
     const FieldTermsStats* stats = segment->TermsStats(body->number);
+    const double idf = Bm25Idf(kSegmentDocs, kSegmentDocs);
     auto sim = std::make_unique<search_internal::Bm25Part>(
-        1.0f, Bm25Idf(kSegmentDocs, kSegmentDocs),
+        1.0f, scored == Scored::kTerm ? idf : 2 * idf,
         Bm25FieldStats{stats->doc_count, stats->sum_total_term_freq}, Bm25Params{},
         /*norms=*/true, Explanation{});
-    std::unique_ptr<search_internal::Weight> weight =
-        search_internal::NewTermWeight("body", "a", body->type, std::move(sim), "body:a");
+    std::unique_ptr<search_internal::Weight> weight;
+    switch (scored) {
+      case Scored::kTerm:
+        weight = search_internal::NewTermWeight("body", "a", body->type, std::move(sim), "body:a");
+        break;
+      case Scored::kExactPhrase:
+        weight = search_internal::NewPhraseWeight("body", {"a", "a"}, {0, 1}, 0, std::move(sim),
+                                                  "body:\"a a\"");
+        break;
+      case Scored::kSloppyPhrase:
+        weight = search_internal::NewPhraseWeight("body", {"a", "b"}, {0, 1}, 2, std::move(sim),
+                                                  "body:\"a b\"~2");
+        break;
+    }
     auto scorer = weight->MakeScorer(leaf);
     auto bounds = weight->MakeScorer(leaf);
     EXPECT_TRUE(scorer.ok() && bounds.ok() && *scorer != nullptr && *bounds != nullptr);
@@ -459,7 +799,11 @@ class PruneBoundsTest : public ::testing::Test {
       EXPECT_LE(score, (*bounds)->BlockMaxScore()) << "doc " << d << " in a block up to " << upto;
       if ((*bounds)->BlockMaxScore() < max_score) ++tighter;
     }
-    EXPECT_EQ(docs, kSegmentDocs);
+    if (scored == Scored::kTerm) {
+      EXPECT_EQ(docs, kSegmentDocs);
+    } else {
+      EXPECT_GT(docs, kSegmentDocs / 2);
+    }
     return tighter;
   }
 
@@ -471,6 +815,10 @@ class PruneBoundsTest : public ::testing::Test {
 TEST_F(PruneBoundsTest, BlockBoundsHoldForEveryDocument) {
   const SegmentInfo info = Flush();
   EXPECT_GT(CheckBounds(info), 0) << "no block bound tighter than the term's";
+  EXPECT_GT(CheckBounds(info, Scored::kExactPhrase), 0)
+      << "no block bound tighter than the phrase's";
+  EXPECT_GT(CheckBounds(info, Scored::kSloppyPhrase), 0)
+      << "no block bound tighter than the phrase's";
 }
 
 // A version-1 norms file: its bytes are translated, but the .doc impacts of
@@ -496,6 +844,8 @@ TEST_F(PruneBoundsTest, Version1NormsUseNoBlockImpacts) {
     ASSERT_TRUE((*seg)->doc_version() >= 2u);
   }
   EXPECT_EQ(CheckBounds(info), 0);
+  EXPECT_EQ(CheckBounds(info, Scored::kExactPhrase), 0);
+  EXPECT_EQ(CheckBounds(info, Scored::kSloppyPhrase), 0);
 }
 
 }  // namespace
