@@ -51,6 +51,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "codec/live_docs_format.h"
 #include "index/leaf_reader_impl.h"
 #include "index/terms_enum_impl.h"
 #include "search/phrase_freq.h"
@@ -92,8 +93,14 @@ class PhraseScorer final : public DocScorer {
     // in freq * inverse_norm).
     bounded_ = Bm25Monotonic(sim_.params) && sim_.scorer.weight() >= 0 &&
                std::find(cursors_.begin(), cursors_.end(), nullptr) == cursors_.end();
+    auto* leaf_impl = dynamic_cast<const LeafReaderImpl*>(&leaf_);
+    // invert's own postings of an invert segment: the conjunction moves the
+    // cursors itself and checks the live docs once per common doc (not each
+    // enum per doc it lands on), with no virtual call.
+    direct_ = leaf_impl != nullptr &&
+              std::find(cursors_.begin(), cursors_.end(), nullptr) == cursors_.end();
+    if (direct_) live_ = leaf_impl->live_docs().get();
     if (bounded_) {
-      auto* leaf_impl = dynamic_cast<const LeafReaderImpl*>(&leaf_);
       block_impacts_ = leaf_impl != nullptr && leaf_impl->segment()->norms_version() >= 2;
       for (PostingsCursor* c : cursors_) block_impacts_ = block_impacts_ && c->has_impacts();
       ranges_.resize(cursors_.size());
@@ -286,10 +293,11 @@ class PhraseScorer final : public DocScorer {
     }
   }
 
-  // The first document >= target in every term's postings, or, as soon as
-  // the conjunction's candidate passes `upto`, that candidate (some terms
-  // may not hold it).
+  // The first live document >= target in every term's postings, or, as
+  // soon as the conjunction's candidate passes `upto`, that candidate (some
+  // terms may not hold it).
   uint32_t AllAtOrAfter(uint32_t target, uint32_t upto) {
+    if (direct_) return CursorsAtOrAfter(target, upto);
     PostingsEnum& lead = *postings_[order_[0]];
     uint32_t doc = lead.Advance(target);
     for (;;) {
@@ -308,7 +316,82 @@ class PhraseScorer final : public DocScorer {
     }
   }
 
+  // AllAtOrAfter on the cursors (direct_): a deleted common doc is passed
+  // over (the enums skip deleted docs on each term; the matches are the
+  // same).
+  uint32_t CursorsAtOrAfter(uint32_t target, uint32_t upto) {
+    PostingsCursor& lead = *cursors_[order_[0]];
+    const size_t n = order_.size();
+    for (;;) {
+      if (!lead.Advance(target)) return kNoMoreDocs;
+      uint32_t doc = lead.doc();
+      size_t i = 1;
+      while (i < n) {
+        if (doc > upto) return doc;
+        PostingsCursor& c = *cursors_[order_[i]];
+        if (!c.Advance(doc)) return kNoMoreDocs;
+        if (c.doc() == doc) {
+          ++i;
+          continue;
+        }
+        // Past doc: the lead catches up and the others are asked again.
+        doc = c.doc();
+        if (doc > upto) return doc;
+        if (!lead.Advance(doc)) return kNoMoreDocs;
+        doc = lead.doc();
+        i = 1;
+      }
+      if (doc > upto) return doc;
+      if (live_ == nullptr || doc >= live_->doc_count() || live_->IsLive(doc)) return doc;
+      if (doc == kNoMoreDocs - 1) return kNoMoreDocs;
+      target = doc + 1;
+    }
+  }
+
+  // The exact phrase frequency from the cursors (direct_), reading no more
+  // positions than needed: the starts p (position - offset) of the term
+  // with the fewest positions here, then each other term's positions in
+  // increasing order, keeping the starts it holds at p + its offset and
+  // stopping once past the last start kept (or when none is left: 0).
+  // The same count as ExactPhraseFreq.
+  float ExactFrequency() {
+    const size_t n = cursors_.size();
+    size_t first = 0;
+    for (size_t i = 1; i < n; ++i) {
+      if (cursors_[i]->freq() < cursors_[first]->freq()) first = i;
+    }
+    PostingsCursor& f = *cursors_[first];
+    const uint32_t count = f.freq();
+    starts_.resize(count);
+    for (uint32_t k = 0; k < count; ++k) {
+      if (!f.NextPosition()) return PositionError(first);
+      starts_[k] = int64_t{f.position()} - terms_[first].offset;
+    }
+    size_t kept = count;
+    for (size_t i = 0; i < n && kept > 0; ++i) {
+      if (i == first) continue;
+      PostingsCursor& c = *cursors_[i];
+      const int64_t offset = terms_[i].offset;
+      size_t in = 0;   // next start to check
+      size_t out = 0;  // starts kept so far
+      for (uint32_t left = c.freq(); left > 0 && in < kept; --left) {
+        if (!c.NextPosition()) return PositionError(i);
+        const int64_t start = int64_t{c.position()} - offset;
+        while (in < kept && starts_[in] < start) ++in;
+        if (in < kept && starts_[in] == start) starts_[out++] = starts_[in++];
+      }
+      kept = out;
+    }
+    return static_cast<float>(kept);
+  }
+
+  float PositionError(size_t term) {
+    if (status_.ok()) status_ = postings_[term]->status();
+    return 0;
+  }
+
   float Frequency() {
+    if (direct_ && slop_ == 0) return ExactFrequency();
     for (size_t i = 0; i < postings_.size(); ++i) {
       PostingsEnum& p = *postings_[i];
       std::vector<int32_t>& pos = positions_[i];
@@ -357,6 +440,9 @@ class PhraseScorer final : public DocScorer {
   std::vector<PhraseTermPositions> terms_;
   std::vector<size_t> order_;
   std::vector<PostingsCursor*> cursors_;  // per term; null: not invert's own postings
+  bool direct_ = false;                   // see the constructor
+  const LiveDocs* live_ = nullptr;        // direct_: the segment's live docs (null: all)
+  std::vector<int64_t> starts_;           // ExactFrequency's
   float freq_ = 0;
   absl::Status status_;
   // Pruning state (bounded_: every term's postings are invert's own).
