@@ -2,6 +2,7 @@
 #include "search/phrase_freq.h"
 
 #include <algorithm>
+#include <array>
 #include <climits>
 
 namespace invert::search_internal {
@@ -27,7 +28,14 @@ namespace {
 class SloppyWalk {
  public:
   SloppyWalk(std::span<const PhraseTermPositions> terms, uint32_t slop) : slop_(slop) {
-    cursors_.resize(terms.size());
+    // One walk per matching document: no heap allocation for the usual
+    // short phrase without repeated terms.
+    if (terms.size() <= kInlineCursors) {
+      cursors_ = std::span<Cursor>(inline_cursors_.data(), terms.size());
+    } else {
+      heap_cursors_.resize(terms.size());
+      cursors_ = heap_cursors_;
+    }
     for (size_t i = 0; i < terms.size(); ++i) {
       cursors_[i].positions = terms[i].positions;
       cursors_[i].offset = terms[i].offset;
@@ -60,6 +68,11 @@ class SloppyWalk {
   // its term with another offset), each sorted by offset.
   void FormGroups(std::span<const PhraseTermPositions> terms) {
     const int n = static_cast<int>(terms.size());
+    bool any = false;
+    for (int i = 0; i < n && !any; ++i) {
+      for (int j = i + 1; j < n && !any; ++j) any = terms[j].term_id == terms[i].term_id;
+    }
+    if (!any) return;
     std::vector<int> repeating;
     for (int i = 0; i < n; ++i) {
       int same = 0;
@@ -176,8 +189,11 @@ class SloppyWalk {
     return match_length_ <= slop_;
   }
 
+  static constexpr size_t kInlineCursors = 8;
   const int64_t slop_;
-  std::vector<Cursor> cursors_;
+  std::array<Cursor, kInlineCursors> inline_cursors_;
+  std::vector<Cursor> heap_cursors_;  // more terms than kInlineCursors
+  std::span<Cursor> cursors_;
   std::vector<std::vector<int>> groups_;
   int64_t end_ = INT64_MIN;
   int64_t match_length_ = 0;
