@@ -40,19 +40,9 @@ void EncodeImpacts(std::span<const Impact> impacts, std::string* out) {
 
 bool DecodeImpacts(const uint8_t* p, const uint8_t* end, std::vector<Impact>* out) {
   out->clear();
-  uint64_t freq = 0;
-  uint32_t norm = 0;
-  while (p < end) {
-    uint32_t freq_delta = 0;
-    if (!DecodeVInt32(&p, end, &freq_delta) || freq_delta == 0 || p == end) return false;
-    const uint8_t norm_delta = *p++;
-    if (norm_delta == 0 && !out->empty()) return false;
-    freq += freq_delta;
-    norm += norm_delta;
-    if (freq > UINT32_MAX || norm > 255 || out->size() == kMaxImpacts) return false;
-    out->push_back(Impact{static_cast<uint32_t>(freq), static_cast<uint8_t>(norm)});
-  }
-  return !out->empty();
+  return ForEachImpact(p, end, [out](uint32_t freq, uint8_t norm) {
+    out->push_back(Impact{freq, norm});
+  });
 }
 
 }  // namespace invert

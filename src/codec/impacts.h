@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "util/varint.h"
+
 namespace invert {
 
 struct Impact {
@@ -64,9 +66,31 @@ class ImpactSet {
 // Appends the encoding of `impacts` (a frontier, freq ascending) to *out.
 void EncodeImpacts(std::span<const Impact> impacts, std::string* out);
 
-// Decodes exactly [p, end) into *out. Returns false unless the bytes are a
-// well-formed, non-empty frontier (freqs and norms strictly ascending, freq
-// within uint32, norm within a byte).
+// Calls f(freq, norm) for each pair encoded in exactly [p, end), in order,
+// with nothing stored: a scorer folds the pairs into its bound as they are
+// read (PostingsCursor::AdvanceFiltered). Returns false, possibly after some
+// calls, unless the bytes are a well-formed, non-empty frontier (freqs and
+// norms strictly ascending, freq within uint32, norm within a byte).
+template <typename F>
+inline bool ForEachImpact(const uint8_t* p, const uint8_t* end, F&& f) {
+  uint64_t freq = 0;
+  uint32_t norm = 0;
+  size_t n = 0;
+  while (p < end) {
+    uint32_t freq_delta = 0;
+    if (!DecodeVInt32(&p, end, &freq_delta) || freq_delta == 0 || p == end) return false;
+    const uint8_t norm_delta = *p++;
+    if (norm_delta == 0 && n > 0) return false;
+    freq += freq_delta;
+    norm += norm_delta;
+    if (freq > UINT32_MAX || norm > 255 || n == kMaxImpacts) return false;
+    ++n;
+    f(static_cast<uint32_t>(freq), static_cast<uint8_t>(norm));
+  }
+  return n > 0;
+}
+
+// Decodes exactly [p, end) into *out (ForEachImpact's checks).
 bool DecodeImpacts(const uint8_t* p, const uint8_t* end, std::vector<Impact>* out);
 
 }  // namespace invert

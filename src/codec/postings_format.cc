@@ -266,6 +266,7 @@ void PostingsCursor::Reset(const TermStats& stats) {
   pos_base_ = 0;
   block_freq_total_ = 0;
   doc_pos_start_ = 0;
+  pos_sync_i_ = 0;
   pos_read_ = 0;
   skip_pos_fp_ = 0;
   pos_ptr_ = nullptr;
@@ -504,6 +505,7 @@ bool PostingsCursor::LoadDocBlock() {
     buf_n_ = 1;
     docs_left_ = 0;
     buffered_header_ = nullptr;
+    block_freq_total_ = freqs_[0];
   } else if (docs_left_ >= kForBlockSize) {
     buffered_header_ = doc_ptr_;
     uint32_t last_delta = 0, bytes = 0, freq_sum = 0, pos_fp_delta = 0;
@@ -516,23 +518,35 @@ bool PostingsCursor::LoadDocBlock() {
       freqs_.fill(1);
     }
     if (doc_ptr_ != block_end) return Fail("doc block length mismatch");
-    uint64_t doc = block_base_;
+    // Checked in reductions the compiler vectorizes (SSE2 has no unsigned
+    // min, so zeros are counted): every delta >= 1 except the term's first,
+    // which may be 0; every freq >= 1. Then the prefix sum, in 64 bits, whose
+    // end must be the header's last doc.
+    uint32_t zero_deltas = 0;
+    uint32_t zero_freqs = 0;
     uint64_t sum = 0;
     for (size_t i = 0; i < kForBlockSize; ++i) {
-      doc += docs_[i];
-      if ((i > 0 || started_) && docs_[i] == 0) return Fail("doc ids not increasing");
-      docs_[i] = static_cast<uint32_t>(doc);
+      zero_deltas += docs_[i] == 0 ? 1 : 0;
+      zero_freqs += freqs_[i] == 0 ? 1 : 0;
       sum += freqs_[i];
-      if (freqs_[i] == 0) return Fail("zero frequency");
+    }
+    const uint32_t allowed_zero = !started_ && docs_[0] == 0 ? 1 : 0;
+    if (zero_deltas > allowed_zero) return Fail("doc ids not increasing");
+    if (zero_freqs > 0) return Fail("zero frequency");
+    if (has_positions_ && sum != freq_sum) return Fail("skip header freq sum disagrees");
+    uint64_t doc = block_base_;
+    for (size_t i = 0; i < kForBlockSize; ++i) {
+      doc += docs_[i];
+      docs_[i] = static_cast<uint32_t>(doc);
     }
     if (doc > UINT32_MAX - 1 || doc != uint64_t{block_base_} + last_delta) {
       return Fail("skip header disagrees with its block");
     }
-    if (has_positions_ && sum != freq_sum) return Fail("skip header freq sum disagrees");
     skip_pos_fp_ += pos_fp_delta;
     block_base_ = static_cast<uint32_t>(doc);
     buf_n_ = kForBlockSize;
     docs_left_ -= kForBlockSize;
+    block_freq_total_ = sum;
   } else {
     buffered_header_ = nullptr;
     uint64_t doc = block_base_;
@@ -555,9 +569,10 @@ bool PostingsCursor::LoadDocBlock() {
     }
     buf_n_ = docs_left_;
     docs_left_ = 0;
+    for (size_t i = 0; i < buf_n_; ++i) block_freq_total_ += freqs_[i];
   }
-  for (size_t i = 0; i < buf_n_; ++i) block_freq_total_ += freqs_[i];
   doc_pos_start_ = pos_base_;
+  pos_sync_i_ = 0;
   started_ = true;
   return true;
 }
@@ -565,7 +580,6 @@ bool PostingsCursor::LoadDocBlock() {
 bool PostingsCursor::NextDocSlow() {
   if (!status_.ok() || doc_ == kNoMoreDocs) return false;
   if (buf_n_ > 0 && buf_i_ + 1 < buf_n_) {
-    doc_pos_start_ += freqs_[buf_i_];
     ++buf_i_;
   } else if (!LoadDocBlock()) {
     doc_ = kNoMoreDocs;
@@ -607,35 +621,51 @@ void PostingsCursor::SkipPrefetch(const uint8_t* walk_start, uint32_t walked) {
                                                : doc_end_;
 }
 
-bool PostingsCursor::Advance(uint32_t target) {
+bool PostingsCursor::AdvanceFiltered(uint32_t target, BlockFilter* filter) {
   if (!status_.ok() || doc_ == kNoMoreDocs) return false;
   if (buf_n_ > 0 && doc_ >= target && started_) return true;
   uint32_t walked = 0;  // blocks skipped by this call, from walk_start
   const uint8_t* walk_start = doc_ptr_;
   for (;;) {
-    // Within the buffered block.
-    while (buf_n_ > 0 && buf_i_ + 1 < buf_n_) {
-      doc_pos_start_ += freqs_[buf_i_];
-      ++buf_i_;
-      if (docs_[buf_i_] >= target) {
-        doc_ = docs_[buf_i_];
-        freq_ = freqs_[buf_i_];
-        pos_read_ = 0;
-        return true;
+    // Within the buffered block (locals: no member store per doc).
+    if (buf_n_ > 0) {
+      const size_t n = buf_n_;
+      for (size_t i = buf_i_ + 1; i < n; ++i) {
+        if (docs_[i] >= target) {
+          buf_i_ = i;
+          doc_ = docs_[i];
+          freq_ = freqs_[i];
+          pos_read_ = 0;
+          return true;
+        }
       }
+      buf_i_ = n - 1;
     }
     // Whole blocks whose last doc is below the target: skip by header.
     while (docs_left_ >= kForBlockSize && stats_.doc_freq > 1) {
       const uint8_t* header = doc_ptr_;
-      uint32_t last_delta = 0, bytes = 0, freq_sum = 0, pos_fp_delta = 0;
-      if (!ReadSkipHeader(&last_delta, &bytes, &freq_sum, &pos_fp_delta)) return false;
-      const uint64_t last = uint64_t{block_base_} + last_delta;
+      SkipHeader h;
+      if (!ParseSkipHeader(&doc_ptr_, doc_end_, has_positions_, has_impacts_, &h)) {
+        return Fail("truncated skip header or block");
+      }
+      const uint32_t freq_sum = h.freq_sum;
+      const uint32_t pos_fp_delta = h.pos_fp_delta;
+      const uint64_t last = uint64_t{block_base_} + h.last_delta;
       if (last >= target) {
-        doc_ptr_ = header;  // decode this one
-        break;
+        const BlockFilter::Verdict verdict =
+            filter == nullptr || !has_impacts_
+                ? BlockFilter::Verdict::kDecode
+                : filter->Judge(h.impacts, h.impacts + h.impact_bytes);
+        if (verdict == BlockFilter::Verdict::kCorrupt) {
+          return Fail("bad impacts in a skip header");
+        }
+        if (verdict == BlockFilter::Verdict::kDecode) {
+          doc_ptr_ = header;  // decode this one
+          break;
+        }
       }
       if (last > UINT32_MAX - 1) return Fail("doc id overflow in skip header");
-      doc_ptr_ += bytes;
+      doc_ptr_ += h.bytes;
       docs_left_ -= kForBlockSize;
       block_base_ = static_cast<uint32_t>(last);
       pos_base_ += block_freq_total_;
@@ -766,7 +796,7 @@ bool PostingsCursor::NextPosition() {
   if (!status_.ok() || !has_positions_ || doc_ == kNoMoreDocs || pos_read_ >= freq_) {
     return false;
   }
-  const uint64_t index = doc_pos_start_ + pos_read_;
+  const uint64_t index = DocPosStart() + pos_read_;
   if (index >= stats_.total_term_freq) return Fail("position index past the term's positions");
   if (!SeekPosition(index)) return false;
   const size_t i = index % kForBlockSize;
@@ -793,7 +823,7 @@ bool PostingsCursor::NextPosition() {
 
 bool PostingsCursor::CopyPositions(PostingsWriter& out) {
   if (!status_.ok() || !has_positions_ || doc_ == kNoMoreDocs || pos_read_ != 0) return false;
-  uint64_t index = doc_pos_start_;
+  uint64_t index = DocPosStart();
   const uint64_t end = index + freq_;
   if (end > stats_.total_term_freq) return Fail("position index past the term's positions");
   while (index < end) {

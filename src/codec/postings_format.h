@@ -255,7 +255,6 @@ class PostingsCursor {
     // Fast path: the next doc is in the buffered block (a failed cursor has
     // an empty buffer; an exhausted one is at kNoMoreDocs).
     if (buf_i_ + 1 < buf_n_ && doc_ != kNoMoreDocs) {
-      doc_pos_start_ += freqs_[buf_i_];
       ++buf_i_;
       doc_ = docs_[buf_i_];
       freq_ = freqs_[buf_i_];
@@ -266,7 +265,26 @@ class PostingsCursor {
   }
   // Moves to the first doc >= target (never backwards); false if none.
   // Skips whole blocks using their headers without decoding them.
-  bool Advance(uint32_t target);
+  bool Advance(uint32_t target) { return AdvanceFiltered(target, nullptr); }
+
+  // Judges a full block from its encoded impacts (codec/impacts.h,
+  // ForEachImpact) as its skip header is read: kSkip if no doc of the block
+  // can matter to the caller (a pruning scorer: none can be competitive).
+  class BlockFilter {
+   public:
+    enum class Verdict { kDecode, kSkip, kCorrupt };
+    virtual Verdict Judge(const uint8_t* impacts, const uint8_t* end) = 0;
+
+   protected:
+    ~BlockFilter() = default;
+  };
+  // Advance(target), except that the full blocks not yet buffered that hold
+  // docs >= target and that `filter` judges kSkip are passed over by their
+  // headers, undecoded, as if they held no docs: one walk over the headers
+  // both bounds and skips (no separate AdvanceShallow walk, no impacts
+  // stored). The buffered block and the term's tail (which has no impacts)
+  // are never judged. kCorrupt fails the cursor. `filter` null: Advance.
+  bool AdvanceFiltered(uint32_t target, BlockFilter* filter);
   uint32_t doc() const { return doc_; }
   // 1 when the field does not index freqs.
   uint32_t freq() const { return freq_; }
@@ -356,6 +374,11 @@ class PostingsCursor {
   // `header` into impacts_.
   bool ReadBlockImpacts(const uint8_t* header);
   bool SeekPosition(uint64_t index);
+  // The index of the current doc's first position (see doc_pos_start_).
+  uint64_t DocPosStart() {
+    while (pos_sync_i_ < buf_i_) doc_pos_start_ += freqs_[pos_sync_i_++];
+    return doc_pos_start_;
+  }
   bool DecodePosBlock();
   bool SkipPosBlock();
   // Advance's prefetch ahead of its header walk, which started at
@@ -403,9 +426,13 @@ class PostingsCursor {
   const uint8_t* skip_recheck_ = nullptr;    // consider the next one from here
 
   // Positions: global index over the term's positions.
-  uint64_t pos_base_ = 0;             // index of the first position of the buffered doc block
-  uint64_t block_freq_total_ = 0;     // positions of the buffered doc block
-  uint64_t doc_pos_start_ = 0;        // index of the current doc's first position
+  uint64_t pos_base_ = 0;          // index of the first position of the buffered doc block
+  uint64_t block_freq_total_ = 0;  // positions of the buffered doc block
+  // Index of the first position of buffered doc pos_sync_i_. Brought up to
+  // the current doc (buf_i_) only when its positions are read (DocPosStart):
+  // moving over docs never touches it, so doc iteration does not pay for it.
+  uint64_t doc_pos_start_ = 0;
+  size_t pos_sync_i_ = 0;
   uint32_t pos_read_ = 0;             // positions read in the current doc
   uint64_t skip_pos_fp_ = 0;          // .pos offset (from pos_offset) after the last header read
   const uint8_t* pos_ptr_ = nullptr;  // start of pos block ptr_block_

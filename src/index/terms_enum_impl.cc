@@ -102,6 +102,11 @@ uint32_t PostingsEnumImpl::Advance(uint32_t target) {
   return Landed(cursor_.Advance(target));
 }
 
+uint32_t PostingsEnumImpl::AdvanceFiltered(uint32_t target, PostingsCursor::BlockFilter& filter) {
+  if (doc_ != kNoMoreDocs && doc_ >= target) return doc_;
+  return Landed(cursor_.AdvanceFiltered(target, &filter));
+}
+
 uint32_t PostingsEnumImpl::freq() const { return doc_ == kNoMoreDocs ? 0 : cursor_.freq(); }
 
 bool PostingsEnumImpl::NextPosition() {

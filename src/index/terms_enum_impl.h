@@ -55,6 +55,9 @@ class PostingsEnumImpl final : public PostingsEnum {
   // The codec cursor underneath, for its impacts (AdvanceShallow, impacts,
   // TermImpacts): the searcher's block-max pruning. Not for moving it.
   PostingsCursor& cursor() { return cursor_; }
+  // Advance(target) through PostingsCursor::AdvanceFiltered: full blocks
+  // `filter` judges kSkip are passed over (a pruning term scorer's skips).
+  uint32_t AdvanceFiltered(uint32_t target, PostingsCursor::BlockFilter& filter);
 
  private:
   // Moves the cursor past deleted documents (from the one it is on, if

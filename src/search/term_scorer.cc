@@ -11,7 +11,8 @@
 // version-1 norm bytes while Norm() reads translated version-2 bytes: its
 // impacts are ignored and only that term-level pair is used, whatever the
 // norms say. Once pruning, NextDoc/Advance skip whole blocks whose bound is
-// not competitive (Lucene's ImpactsDISI).
+// not competitive (Lucene's ImpactsDISI), bounding and skipping them in one
+// walk over the skip headers (PostingsCursor::AdvanceFiltered).
 #include <algorithm>
 #include <memory>
 #include <span>
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "codec/impacts.h"
 #include "index/leaf_reader_impl.h"
 #include "index/terms_enum_impl.h"
 #include "search/prune.h"
@@ -28,7 +30,7 @@
 namespace invert::search_internal {
 namespace {
 
-class TermScorer final : public DocScorer {
+class TermScorer final : public DocScorer, private PostingsCursor::BlockFilter {
  public:
   TermScorer(std::unique_ptr<PostingsEnum> postings, const LeafReader& leaf,
              const std::string& field, const Bm25Part& sim, const std::string& description)
@@ -38,12 +40,12 @@ class TermScorer final : public DocScorer {
         sim_(sim),
         description_(description) {
     if (Bm25Monotonic(sim_.params)) {
-      if (auto* impl = dynamic_cast<PostingsEnumImpl*>(postings_.get()); impl != nullptr) {
-        cursor_ = &impl->cursor();
-      }
+      impl_ = dynamic_cast<PostingsEnumImpl*>(postings_.get());
+      if (impl_ != nullptr) cursor_ = &impl_->cursor();
       auto* leaf_impl = dynamic_cast<const LeafReaderImpl*>(&leaf_);
       block_impacts_ = cursor_ != nullptr && cursor_->has_impacts() && leaf_impl != nullptr &&
                        leaf_impl->segment()->norms_version() >= 2;
+      filtered_ = block_impacts_ && sim_.scorer.weight() >= 0;
     }
   }
 
@@ -154,9 +156,29 @@ class TermScorer final : public DocScorer {
     return best;
   }
 
-  // The first match >= target in a block whose bound is competitive.
+  // Judge, for the cursor's AdvanceFiltered: Bound() of the block's pairs,
+  // folded as they are decoded (the same floats: the largest product, then
+  // one ScoreOfProduct), against the minimum competitive score.
+  Verdict Judge(const uint8_t* impacts, const uint8_t* end) override {
+    const Bm25Scorer& scorer = sim_.scorer;
+    const bool norms = sim_.norms;
+    float best_product = 0;
+    const bool ok = ForEachImpact(impacts, end, [&](uint32_t freq, uint8_t norm) {
+      best_product =
+          std::max(best_product, static_cast<float>(freq) * scorer.inverse_norm(norms ? norm : 1));
+    });
+    if (!ok) return Verdict::kCorrupt;
+    const float bound = std::max(0.0f, scorer.ScoreOfProduct(best_product));
+    return bound > min_competitive_ ? Verdict::kDecode : Verdict::kSkip;
+  }
+
+  // The first match >= target in a block whose bound is competitive. With
+  // block impacts and a weight >= 0 (Judge's monotonic bound), one walk of
+  // the cursor over the skip headers bounds and skips the blocks; else
+  // AdvanceShallow's ranges are bounded first, then advanced into.
   uint32_t AdvancePruned(uint32_t target) {
     started_ = true;
+    if (filtered_) return doc_ = impl_->AdvanceFiltered(target, *this);
     for (;;) {
       const uint32_t upto = AdvanceShallow(target);
       if (block_max_ <= min_competitive_) {
@@ -187,8 +209,10 @@ class TermScorer final : public DocScorer {
   absl::Status status_;
   // Pruning state; cursor_ is null when the postings are not invert's own
   // (then nothing is bounded).
+  PostingsEnumImpl* impl_ = nullptr;
   PostingsCursor* cursor_ = nullptr;
   bool block_impacts_ = false;
+  bool filtered_ = false;  // AdvancePruned through AdvanceFiltered (Judge)
   bool max_score_known_ = false;
   float max_score_ = kUnboundedScore;
   uint32_t shallow_upto_ = kNoMoreDocs;  // kNoMoreDocs: no range yet, or the last one

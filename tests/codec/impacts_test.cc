@@ -255,5 +255,188 @@ TEST(ImpactsTest, PostingsRoundTripWithShallowAdvance) {
   }
 }
 
+// A filter that records the impacts it is shown and answers from a seeded
+// coin: kSkip or kDecode (or kCorrupt when told to).
+class CoinFilter final : public PostingsCursor::BlockFilter {
+ public:
+  explicit CoinFilter(Random* rng) : rng_(rng) {}
+  Verdict Judge(const uint8_t* impacts, const uint8_t* end) override {
+    std::vector<Impact> decoded;
+    if (!DecodeImpacts(impacts, end, &decoded)) return Verdict::kCorrupt;
+    judged.push_back(std::move(decoded));
+    const Verdict v =
+        corrupt ? Verdict::kCorrupt : (rng_->Bernoulli(0.5) ? Verdict::kSkip : Verdict::kDecode);
+    verdicts.push_back(v);
+    return v;
+  }
+  std::vector<std::vector<Impact>> judged;
+  std::vector<Verdict> verdicts;
+  bool corrupt = false;
+
+ private:
+  Random* rng_;
+};
+
+// AdvanceFiltered against a model of the postings: the blocks it judges
+// (not buffered, holding a doc >= target) and their impacts, the docs it
+// lands on past the skipped blocks, and the freqs and positions read after
+// a skip (the .pos pointer moved over the skipped blocks' positions), mixed
+// with NextDoc and plain Advance.
+TEST(ImpactsTest, AdvanceFilteredSkipsTheBlocksItsFilterRejects) {
+  const uint64_t seed = testing::TestSeed(3535);
+  Random rng(seed);
+  for (IndexOptions options :
+       {IndexOptions::kDocsAndFreqs, IndexOptions::kDocsAndFreqsAndPositions}) {
+    SCOPED_TRACE(static_cast<int>(options));
+    const bool positions = HasPositions(options);
+    testing::ScratchDir scratch;
+    auto dir = scratch.Open();
+    FieldType type = FieldType::Text();
+    type.index_options = options;
+    absl::StatusOr<std::unique_ptr<PostingsWriter>> writer =
+        PostingsWriter::Create(dir.get(), "_0", SegmentId{});
+    ASSERT_TRUE(writer.ok()) << writer.status();
+    (*writer)->StartField(FieldInfo{"f", 0, type});
+    // Doc d's positions: d % 997 + 2j, so a position read from another doc
+    // (a .pos pointer off by a skipped block) shows.
+    auto position = [](uint32_t doc, uint32_t j) { return doc % 997 + 2 * j; };
+    std::vector<std::vector<Posting>> terms;
+    for (int t = 0; t < 8; ++t) {
+      const size_t n = t == 0 ? 100 : rng.Range(128, 2000);
+      std::vector<Posting> postings;
+      uint32_t doc = static_cast<uint32_t>(rng.Uniform(3));
+      for (size_t i = 0; i < n; ++i) {
+        const uint32_t freq = static_cast<uint32_t>(1 + rng.Uniform(rng.Bernoulli(0.1) ? 30 : 3));
+        postings.push_back({doc, freq, static_cast<uint8_t>(1 + rng.Uniform(200))});
+        doc += static_cast<uint32_t>(1 + rng.Uniform(5));
+      }
+      (*writer)->StartTerm();
+      for (const Posting& p : postings) {
+        (*writer)->AddDoc(p.doc, p.freq, p.norm);
+        for (uint32_t j = 0; positions && j < p.freq; ++j) {
+          (*writer)->AddPosition(position(p.doc, j), 0, 0, "");
+        }
+      }
+      ASSERT_TRUE((*writer)->FinishTerm("t" + std::to_string(10 + t)).ok());
+      terms.push_back(std::move(postings));
+    }
+    ASSERT_TRUE((*writer)->FinishField(1).ok());
+    ASSERT_TRUE((*writer)->Finish().ok());
+    absl::StatusOr<std::unique_ptr<TermsReader>> reader = TermsReader::Open(dir.get(), "_0", {});
+    ASSERT_TRUE(reader.ok()) << reader.status();
+    std::vector<TermStats> stats;
+    TermDictCursor dict = (*reader)->Field(0)->NewCursor();
+    while (true) {
+      absl::StatusOr<bool> next = dict.Next();
+      ASSERT_TRUE(next.ok());
+      if (!*next) break;
+      stats.push_back(dict.stats());
+    }
+    ASSERT_EQ(stats.size(), terms.size());
+    absl::StatusOr<IndexInput> doc_in = OpenInput(dir.get(), "_0.doc");
+    absl::StatusOr<IndexInput> pos_in = OpenInput(dir.get(), "_0.pos");
+    ASSERT_TRUE(doc_in.ok() && pos_in.ok());
+    const std::span<const uint8_t> doc_file = doc_in->bytes().first(doc_in->length() - 16);
+    const std::span<const uint8_t> pos_file = pos_in->bytes().first(pos_in->length() - 16);
+    uint64_t judged_total = 0;
+    uint64_t skipped_total = 0;
+    for (size_t t = 0; t < terms.size(); ++t) {
+      SCOPED_TRACE("term " + std::to_string(t));
+      const std::vector<Posting>& postings = terms[t];
+      const size_t n = postings.size();
+      const size_t full_blocks = n / kForBlockSize;
+      auto block_of = [](size_t i) { return i / kForBlockSize; };
+      for (int walk = 0; walk < 6; ++walk) {
+        PostingsCursor c(doc_file, pos_file, stats[t], type);
+        CoinFilter filter(&rng);
+        int64_t cur = -1;  // index of the cursor's doc; -1 before the first move
+        uint32_t target = 0;
+        for (;;) {
+          const int move = static_cast<int>(rng.Uniform(10));
+          size_t want = n;  // the model's landing index (n: the end)
+          if (move == 0) {  // NextDoc: never judged
+            want = static_cast<size_t>(cur + 1);
+            ASSERT_EQ(c.NextDoc(), want < n);
+          } else {
+            target = std::max<uint32_t>(target, cur < 0 ? 0 : postings[cur].doc) +
+                     static_cast<uint32_t>(rng.Uniform(walk < 3 ? 60 : 700));
+            const bool filtered = move > 2;
+            const size_t first_judged = filter.judged.size();
+            const bool ok = filtered ? c.AdvanceFiltered(target, &filter) : c.Advance(target);
+            // The model: the current doc if it is >= target; else the rest
+            // of the buffered block; else the blocks after it, judged when
+            // they hold a doc >= target; else the tail, never judged.
+            size_t judged = first_judged;
+            if (cur >= 0 && postings[cur].doc >= target) {
+              want = static_cast<size_t>(cur);
+            } else {
+              size_t i = static_cast<size_t>(cur + 1);
+              const size_t buffered_end =
+                  cur < 0 ? 0
+                          : std::min(n, (block_of(static_cast<size_t>(cur)) + 1) * kForBlockSize);
+              while (i < buffered_end && postings[i].doc < target) ++i;
+              if (i < buffered_end) {
+                want = i;
+              } else {
+                for (size_t b = cur < 0 ? 0 : block_of(static_cast<size_t>(cur)) + 1;; ++b) {
+                  if (b >= full_blocks) {  // the tail
+                    i = std::max(i, b * kForBlockSize);
+                    while (i < n && postings[i].doc < target) ++i;
+                    want = i;
+                    break;
+                  }
+                  const size_t begin = b * kForBlockSize;
+                  const size_t end = begin + kForBlockSize;
+                  if (postings[end - 1].doc < target) continue;
+                  if (filtered) {
+                    ASSERT_LT(judged, filter.judged.size()) << "block " << b << " not judged";
+                    std::vector<Impact> pairs;
+                    for (size_t j = begin; j < end; ++j) {
+                      pairs.push_back({postings[j].freq, postings[j].norm});
+                    }
+                    ASSERT_EQ(filter.judged[judged], BruteFrontier(pairs)) << "block " << b;
+                    const bool skip =
+                        filter.verdicts[judged++] == PostingsCursor::BlockFilter::Verdict::kSkip;
+                    skipped_total += skip ? 1 : 0;
+                    if (skip) continue;
+                  }
+                  i = begin;
+                  while (postings[i].doc < target) ++i;
+                  want = i;
+                  break;
+                }
+              }
+            }
+            ASSERT_EQ(filter.judged.size(), judged) << "target " << target;
+            judged_total += judged - first_judged;
+            ASSERT_EQ(ok, want < n) << "target " << target;
+          }
+          if (want >= n) break;
+          const bool moved = static_cast<int64_t>(want) != cur;
+          cur = static_cast<int64_t>(want);
+          ASSERT_EQ(c.doc(), postings[cur].doc);
+          ASSERT_EQ(c.freq(), postings[cur].freq);
+          if (positions && moved && rng.Bernoulli(0.5)) {  // once per doc
+            for (uint32_t j = 0; j < postings[cur].freq; ++j) {
+              ASSERT_TRUE(c.NextPosition()) << c.status();
+              ASSERT_EQ(c.position(), position(postings[cur].doc, j)) << "doc " << c.doc();
+            }
+          }
+        }
+        EXPECT_TRUE(c.status().ok()) << c.status();
+      }
+    }
+    // The walks judged and skipped blocks (so the model above was exercised).
+    EXPECT_GT(judged_total, 100u);
+    EXPECT_GT(skipped_total, 50u);
+    // A filter answering kCorrupt fails the cursor.
+    PostingsCursor c(doc_file, pos_file, stats[1], type);
+    CoinFilter corrupt(&rng);
+    corrupt.corrupt = true;
+    EXPECT_FALSE(c.AdvanceFiltered(terms[1].front().doc, &corrupt));
+    EXPECT_EQ(c.status().code(), absl::StatusCode::kDataLoss);
+  }
+}
+
 }  // namespace
 }  // namespace invert
