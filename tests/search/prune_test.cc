@@ -524,9 +524,9 @@ TEST(PrunePhraseSkipTest, PhrasesSkipRangesThatCannotCompete) {
           body += ' ';
         }
       }
+      const std::string id = std::to_string(segment) + "-" + std::to_string(i);  // viewed by doc
       Document doc;
-      doc.Add(Field::Keyword("id", std::to_string(segment) + "-" + std::to_string(i),
-                             FieldType::Keyword(/*stored=*/false)))
+      doc.Add(Field::Keyword("id", id, FieldType::Keyword(/*stored=*/false)))
           .Add(Field::Text("body", body));
       ASSERT_TRUE((*writer)->AddDocument(doc).ok());
     }
