@@ -7,7 +7,8 @@
 //                         (benchmarks/peers/LuceneTermsHash.java): documents
 //                         of pre-analyzed tokens (Field::Tokens, one field,
 //                         docs+freqs+positions, no norms) added to a public
-//                         InMemorySegment; indexSegmentAndSort/.../chain is
+//                         InMemorySegment (one, reused across segments as a
+//                         long-running indexer does); indexSegmentAndSort/.../chain is
 //                         add + FlushTo (sort and write every file of the
 //                         segment, to a tmpfs folder when /dev/shm exists),
 //                         with the flush alone as flush_ns_per_token
@@ -24,6 +25,7 @@
 // interleaving and JSON output, and prints the table.
 #include <benchmark/benchmark.h>
 #include <malloc.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -65,15 +67,18 @@ void SetCounters(benchmark::State& state, const Workload& w) {
 
 // Memory is warm, as in a long-running indexer after its first flush (and as
 // in the seed's JMH runs, which pre-touch the heap): pool blocks come from an
-// allocator that recycles them across iterations, and malloc keeps freed
-// memory instead of returning it to the system (see main()). First-touch page
-// faults cost ~5 us per 4 KiB page on the VMs we measure on, which would
-// otherwise add ~20 ns per token to every cell.
+// allocator that recycles them across iterations, the hash tables and
+// per-term records from its BlockCache (as IndexWriter's threads and a reused
+// InMemorySegment do), and malloc keeps other freed memory instead of
+// returning it to the system (see main()). First-touch page faults cost ~5 us
+// per 4 KiB page on the VMs we measure on, which would otherwise add ~20 ns
+// per token to every cell.
 BlockAllocator& WarmAllocator() {
   static RamCounter counter;
-  // Keeps up to 8 GiB of free blocks (the free list is reserved up front, so
-  // the bound must be finite: 256Ki pointers).
-  static BlockAllocator allocator(&counter, /*max_free_blocks=*/size_t{1} << 18);
+  // Up to 8 GiB of free blocks and of large arrays (the lists are reserved
+  // up front, so the bounds must be finite: 256Ki pointers).
+  static BlockCache cache(/*max_blocks=*/size_t{1} << 18);
+  static BlockAllocator allocator(&counter, /*max_free_blocks=*/size_t{1} << 18, &cache);
   return allocator;
 }
 
@@ -161,6 +166,13 @@ std::filesystem::path FlushFolder() {
   return base / ("invert_terms_hash_flush_" + std::to_string(::getpid()));
 }
 
+// Minor page faults of the process so far (first touches of fresh pages).
+int64_t MinorFaults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
 // Out of line for callgrind's --toggle-collect (the name matches
 // scripts/bench_counters.sh's *RunIndexSegment*).
 __attribute__((noinline)) absl::Status RunIndexSegmentChain(
@@ -186,38 +198,45 @@ void BM_ChainSegment(benchmark::State& state, WorkloadSpec spec, TermBytesLayout
   const std::filesystem::path folder = FlushFolder();
   double flush_seconds = 0;
   int64_t ram = 0;
-  // One untimed segment first: the chain allocates its memory from malloc,
-  // and a repetition of one iteration (uuid) would otherwise be timed on
-  // memory never touched before, while the other cells reuse WarmAllocator's
-  // blocks and Lucene's heap is pre-touched.
-  if (absl::Status s =
-          RunIndexSegmentChain(*InMemorySegment::Create({.layout = layout}), tokens, type);
-      !s.ok()) {
+  // One InMemorySegment for all segments, as a long-running indexer keeps
+  // one per thread: FlushTo empties it and keeps the flushed segment's pool
+  // blocks for the next one (Lucene's heap is pre-touched and reused). One
+  // untimed segment first, so that every timed one reuses its predecessor's
+  // blocks. The cells without flush flush untimed.
+  std::unique_ptr<InMemorySegment> segment = InMemorySegment::Create({.layout = layout});
+  auto fail = [&state](const absl::Status& s) {
     state.SkipWithError(std::string(s.message()).c_str());
-    return;
-  }
+  };
+  auto flush_untimed = [&]() {
+    absl::Status s = segment->FlushTo(folder.string(), "_0");
+    std::filesystem::remove_all(folder);
+    return s;
+  };
+  if (absl::Status s = RunIndexSegmentChain(*segment, tokens, type); !s.ok()) return fail(s);
+  if (absl::Status s = flush_untimed(); !s.ok()) return fail(s);
+  int64_t timed_faults = 0;  // minor page faults while adding (flush excluded)
   for (auto _ : state) {
-    std::unique_ptr<InMemorySegment> segment = InMemorySegment::Create({.layout = layout});
-    if (absl::Status s = RunIndexSegmentChain(*segment, tokens, type); !s.ok()) {
-      state.SkipWithError(std::string(s.message()).c_str());
-      return;
-    }
+    const int64_t faults_before = MinorFaults();
+    if (absl::Status s = RunIndexSegmentChain(*segment, tokens, type); !s.ok()) return fail(s);
+    timed_faults += MinorFaults() - faults_before;
     ram = segment->ram_bytes_used();
     if (flush) {
       const auto t0 = std::chrono::steady_clock::now();
-      if (absl::Status s = segment->FlushTo(folder.string(), "_0"); !s.ok()) {
-        state.SkipWithError(std::string(s.message()).c_str());
-        return;
-      }
+      if (absl::Status s = segment->FlushTo(folder.string(), "_0"); !s.ok()) return fail(s);
       flush_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     }
     state.PauseTiming();
-    segment.reset();
-    std::filesystem::remove_all(folder);
+    if (flush) {
+      std::filesystem::remove_all(folder);
+    } else if (absl::Status s = flush_untimed(); !s.ok()) {
+      return fail(s);
+    }
     state.ResumeTiming();
   }
   SetCounters(state, w);
   state.counters["ram_bytes_per_token"] = static_cast<double>(ram) / w.tokens.size();
+  state.counters["minor_faults_per_segment"] =
+      static_cast<double>(timed_faults) / static_cast<double>(state.iterations());
   if (flush) {
     state.counters["flush_ns_per_token"] =
         flush_seconds * 1e9 / static_cast<double>(state.iterations()) / w.tokens.size();

@@ -55,7 +55,11 @@ class INVERT_EXPORT InMemorySegment {
   virtual uint32_t unique_terms(std::string_view field) const = 0;
 
   // Writes the segment into the index directory `path` as segment `name`
-  // (e.g. "_0"; files only, no commit point) and empties this object.
+  // (e.g. "_0"; files only, no commit point) and empties this object. The
+  // flushed segment's memory (pool blocks, large hash tables and per-term
+  // arrays; up to 512 MiB) stays with this object, outside ram_bytes_used(),
+  // for the documents that follow: reusing one InMemorySegment is cheaper
+  // than creating one per segment.
   virtual absl::Status FlushTo(const std::string& path, std::string_view name) = 0;
 
  protected:

@@ -165,6 +165,10 @@ struct IndexWriterStats {
   double flush_seconds = 0;        // time spent flushing, all threads
   uint64_t commit_generation = 0;  // of the last commit (0: none yet)
   uint64_t committed_docs = 0;     // documents in the last commit (deleted ones excluded)
+  // Memory of flushed segments (pool blocks, large hash tables and per-term
+  // arrays) kept for the segments that follow, per thread at most its share
+  // of the RAM buffer: held beyond ram_bytes, reused instead of fresh pages.
+  int64_t idle_block_bytes = 0;
   // Deletes and updates.
   uint64_t delete_terms = 0;  // DeleteDocuments / UpdateDocument terms buffered since Open
   uint64_t docs_deleted = 0;  // documents those deletes (and DeleteAll) removed, since Open

@@ -8,10 +8,12 @@ namespace invert {
 
 namespace {
 
-std::unique_ptr<IndexingChain> MakeChain(const InMemorySegmentOptions& options) {
+std::unique_ptr<IndexingChain> MakeChain(const InMemorySegmentOptions& options,
+                                         BlockCache* blocks) {
   IndexingChainOptions o;
   o.layout = options.layout;
   o.analyzer = options.analyzer;
+  o.block_cache = blocks;
   return std::make_unique<IndexingChain>(std::move(o));
 }
 
@@ -24,7 +26,7 @@ std::unique_ptr<InMemorySegment> InMemorySegment::Create(const InMemorySegmentOp
 InMemorySegment::~InMemorySegment() = default;
 
 InMemorySegmentImpl::InMemorySegmentImpl(const InMemorySegmentOptions& options)
-    : options_(options), chain_(MakeChain(options)) {}
+    : options_(options), chain_(MakeChain(options, &blocks_)) {}
 
 absl::Status InMemorySegmentImpl::AddDocument(const Document& doc) {
   return chain_->AddDocument(doc);
@@ -43,7 +45,9 @@ absl::Status InMemorySegmentImpl::FlushTo(const std::string& path, std::string_v
   absl::StatusOr<std::unique_ptr<FSDirectory>> dir = FSDirectory::Open(path, /*create=*/true);
   if (!dir.ok()) return dir.status();
   absl::StatusOr<SegmentInfo> info = FlushSegment(*chain_, dir->get(), name);
-  chain_ = MakeChain(options_);
+  // The new chain takes no block before its first document, so it gets all
+  // of the old chain's (up to kCachedBlocks).
+  chain_ = MakeChain(options_, &blocks_);
   return info.status();
 }
 

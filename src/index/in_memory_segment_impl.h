@@ -30,9 +30,17 @@ class InMemorySegmentImpl final : public InMemorySegment {
 
   // The chain the documents went into (a new one after FlushTo).
   IndexingChain& chain() { return *chain_; }
+  // The flushed chains' pool blocks and large arrays, kept for the next
+  // chain.
+  const BlockCache& block_cache() const { return blocks_; }
+
+  // At most this many blocks' worth (512 MiB) of a flushed segment is kept
+  // for the next one; it is freed with the InMemorySegment.
+  static constexpr size_t kCachedBlocks = 16384;
 
  private:
   InMemorySegmentOptions options_;
+  BlockCache blocks_{kCachedBlocks};  // before chain_, which gives blocks back here
   std::unique_ptr<IndexingChain> chain_;
 };
 

@@ -139,10 +139,15 @@ class IndexWriterImpl final : public IndexWriter {
 
  private:
   struct Slot {
-    explicit Slot(RamCounter* total) : ram(total) {}
+    Slot(RamCounter* total, size_t cached_blocks) : ram(total), blocks(cached_blocks) {}
     // The RAM of this slot's chain, whichever chain it is now: chains count
     // into it, and it into the writer's total. Safe to read from any thread.
     RamCounter ram;
+    // The pool blocks and large per-term arrays of the slot's flushed chains,
+    // for its next chains (not in `ram`: idle, reported as
+    // IndexWriterStats::idle_block_bytes). Declared before `chain`, which
+    // gives its memory back here.
+    BlockCache blocks;
     std::unique_ptr<IndexingChain> chain;
     // The sequence number (buffered_deletes.h) of each document of `chain`,
     // ascending; and a delete-queue position at or before the first delete
@@ -274,6 +279,15 @@ class IndexWriterImpl final : public IndexWriter {
   bool closed_ ABSL_GUARDED_BY(state_mu_) = false;
   IndexWriterStats stats_ ABSL_GUARDED_BY(state_mu_);
 
+  // The bound of each slot's BlockCache: the slot's share of the RAM buffer
+  // (at most the largest segment), so that idle memory never exceeds the
+  // buffer, summed over the slots.
+  size_t CachedBlocksPerSlot() const {
+    const int64_t largest_segment = static_cast<int64_t>(kMaxRamPerThreadMb * 1024 * 1024);
+    return static_cast<size_t>(std::min(ram_limit_ / threads_, largest_segment)) /
+           BlockAllocator::kBlockSize;
+  }
+
   std::unique_ptr<IndexingChain> NewChain(Slot* slot) {
     IndexingChainOptions o;
     o.layout = options_.layout;
@@ -286,6 +300,7 @@ class IndexWriterImpl final : public IndexWriter {
                                     ? "(IndexWriterOptions::max_document_mb)"
                                     : "(by default, half of each thread's share of the RAM buffer)";
     o.schema = &schema_;
+    o.block_cache = &slot->blocks;
     return std::make_unique<IndexingChain>(std::move(o), &slot->ram);
   }
 
@@ -1278,7 +1293,7 @@ absl::StatusOr<std::unique_ptr<IndexWriter>> IndexWriterImpl::Open(
   try {
     if (absl::Status s = impl->OpenIndex(); !s.ok()) return s;
     for (int i = 0; i < threads; ++i) {
-      auto slot = std::make_unique<Slot>(&impl->total_ram_);
+      auto slot = std::make_unique<Slot>(&impl->total_ram_, impl->CachedBlocksPerSlot());
       slot->chain = impl->NewChain(slot.get());
       impl->slots_.push_back(std::move(slot));
     }
@@ -1619,6 +1634,7 @@ IndexWriterStats IndexWriterImpl::stats() const {
   IndexWriterStats s = stats_;
   s.ram_bytes = total_ram_.bytes();
   s.peak_ram_bytes = peak_ram_.load();
+  for (const std::unique_ptr<Slot>& slot : slots_) s.idle_block_bytes += slot->blocks.bytes();
   s.segments = segments_.size();
   s.running_merges = static_cast<int>(running_merges_.size());
   return s;

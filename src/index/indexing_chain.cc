@@ -106,7 +106,7 @@ constexpr double kMiB = 1024.0 * 1024.0;
 IndexingChain::IndexingChain(IndexingChainOptions options, RamCounter* parent)
     : options_(std::move(options)),
       counter_(parent),
-      allocator_(&counter_, options_.recycled_blocks),
+      allocator_(&counter_, options_.recycled_blocks, options_.block_cache),
       analyze_oom_(absl::ResourceExhaustedError(
           "out of memory while analyzing the document; nothing was added")),
       broken_status_(absl::AbortedError(

@@ -88,6 +88,11 @@ struct IndexingChainOptions {
   uint32_t offset_gap = 1;
   // Freed pool blocks kept for reuse (per-document term-vector resets).
   size_t recycled_blocks = 64;
+  // Where the chain's pool blocks go when it is destroyed (after a flush)
+  // and where it takes blocks from first: the same thread's next chain
+  // reuses them instead of fresh pages (block_allocator.h, contract 4). Null:
+  // blocks go back to the system. Must outlive the chain.
+  BlockCache* block_cache = nullptr;
   // The index-wide schema (the writer's), or null for a chain on its own. A
   // document's fields new to this chain are registered there as the last
   // step of validation: a conflict with another chain's (or an earlier

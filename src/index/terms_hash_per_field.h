@@ -60,7 +60,9 @@ class TermsHashPerField {
     State* state;  // valid until the next Add
   };
 
-  // `terms_hash` and `counter` must outlive this.
+  // `terms_hash` and `counter` must outlive this. Large hash tables and
+  // record arrays come from (and go back to) the BlockCache of the
+  // terms_hash's allocator, if it has one.
   // REQUIRES: 1 <= stream_count <= kMaxStreams.
   TermsHashPerField(TermsHash* terms_hash, int stream_count, RamCounter* counter,
                     uint32_t initial_hash_capacity = 16)
@@ -68,7 +70,8 @@ class TermsHashPerField {
         byte_pool_(&terms_hash->byte_pool()),
         int_pool_(&terms_hash->int_pool()),
         stream_count_(static_cast<uint32_t>(stream_count)),
-        hash_(&terms_hash->term_byte_pool(), counter, initial_hash_capacity) {
+        hash_(&terms_hash->term_byte_pool(), counter, initial_hash_capacity,
+              terms_hash->allocator()->cache()) {
     assert(stream_count >= 1 && stream_count <= kMaxStreams);
   }
 

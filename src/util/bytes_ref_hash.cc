@@ -12,21 +12,42 @@
 
 namespace invert::internal {
 
-TagTable::TagTable(RamCounter* counter, uint32_t initial_capacity)
-    : counter_(counter), initial_capacity_(std::bit_ceil(std::max<uint32_t>(initial_capacity, 2))) {
+TagTable::TagTable(RamCounter* counter, uint32_t initial_capacity, BlockCache* cache)
+    : counter_(counter),
+      cache_(cache),
+      initial_capacity_(std::bit_ceil(std::max<uint32_t>(initial_capacity, 2))) {
   Allocate(initial_capacity_);
 }
 
 TagTable::~TagTable() {
-  std::free(slots_);
+  Free(slots_, capacity());
   counter_->Add(-static_cast<int64_t>(capacity()) * 8);
 }
 
-void TagTable::Allocate(uint32_t capacity) {
+uint64_t* TagTable::NewSlots(uint32_t capacity) {
+  const size_t bytes = static_cast<size_t>(capacity) * sizeof(uint64_t);
+  if (cache_ != nullptr && bytes >= BlockCache::kMinArrayBytes) {
+    size_t got = 0;
+    if (void* slots = cache_->TakeArray(kCacheKind, bytes, bytes, &got)) {
+      std::memset(slots, 0, bytes);
+      return static_cast<uint64_t*>(slots);
+    }
+  }
   uint64_t* slots = static_cast<uint64_t*>(std::calloc(capacity, sizeof(uint64_t)));
   if (slots == nullptr) throw std::bad_alloc();
+  return slots;
+}
+
+void TagTable::Free(uint64_t* slots, uint32_t capacity) {
+  if (slots == nullptr) return;
+  const size_t bytes = static_cast<size_t>(capacity) * sizeof(uint64_t);
+  if (cache_ == nullptr || !cache_->PutArray(kCacheKind, slots, bytes)) std::free(slots);
+}
+
+void TagTable::Allocate(uint32_t capacity) {
+  uint64_t* slots = NewSlots(capacity);
   if (slots_ != nullptr) {
-    std::free(slots_);
+    Free(slots_, this->capacity());
     counter_->Add(-static_cast<int64_t>(this->capacity()) * 8);
   }
   slots_ = slots;
@@ -43,8 +64,7 @@ void TagTable::Zero() {
 void TagTable::Grow() {
   const uint32_t old_capacity = capacity();
   const uint32_t new_capacity = old_capacity * 2;
-  uint64_t* slots = static_cast<uint64_t*>(std::calloc(new_capacity, sizeof(uint64_t)));
-  if (slots == nullptr) throw std::bad_alloc();
+  uint64_t* slots = NewSlots(new_capacity);
   const uint32_t mask = new_capacity - 1;
   for (uint32_t j = 0; j < old_capacity; ++j) {
     const uint64_t slot = slots_[j];
@@ -53,7 +73,7 @@ void TagTable::Grow() {
     while (slots[i] != 0) i = (i + 1) & mask;
     slots[i] = slot;
   }
-  std::free(slots_);
+  Free(slots_, old_capacity);
   slots_ = slots;
   mask_ = mask;
   counter_->Add(static_cast<int64_t>(new_capacity - old_capacity) * 8);

@@ -33,7 +33,10 @@
 // afterwards the hash answers no lookups until Clear().
 //
 // Memory accounting: the table and the record array are reported to the
-// RamCounter; term bytes are counted by the pool's allocator.
+// RamCounter; term bytes are counted by the pool's allocator. With a
+// BlockCache, tables and record arrays of BlockCache::kMinArrayBytes and up
+// come from the cache when it has one of the size wanted (a table: exactly;
+// records: the smallest that holds them) and go back to it when freed.
 //
 // Thread safety: none.
 #ifndef INVERT_UTIL_BYTES_REF_HASH_H_
@@ -49,6 +52,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "util/block_allocator.h"
 #include "util/byte_block_pool.h"
 #include "util/counted_array.h"
 #include "util/ram_counter.h"
@@ -64,7 +68,9 @@ namespace internal {
 // record type. See BytesRefHash for the slot format.
 class TagTable {
  public:
-  TagTable(RamCounter* counter, uint32_t initial_capacity);
+  // `cache` (may be null): where tables of BlockCache::kMinArrayBytes and
+  // up come from and go to.
+  TagTable(RamCounter* counter, uint32_t initial_capacity, BlockCache* cache = nullptr);
   ~TagTable();
   TagTable(const TagTable&) = delete;
   TagTable& operator=(const TagTable&) = delete;
@@ -91,8 +97,14 @@ class TagTable {
 
  private:
   void Allocate(uint32_t capacity);
+  // A zeroed table of `capacity` slots; Free gives one back.
+  uint64_t* NewSlots(uint32_t capacity);
+  void Free(uint64_t* slots, uint32_t capacity);
+  // Tables' kind in the BlockCache (record arrays use their element size).
+  static constexpr int kCacheKind = 0;
 
   RamCounter* counter_;
+  BlockCache* cache_;
   uint32_t initial_capacity_;
   uint64_t* slots_ = nullptr;
   uint32_t mask_ = 0;
@@ -123,8 +135,11 @@ class BasicBytesRefHash {
   // `pool` holds the term entries (bytes mode) or is the pool that the
   // offsets given to AddByPoolOffset point into. `pool` and `counter` must
   // outlive the hash. `initial_capacity` is rounded up to a power of two.
-  BasicBytesRefHash(ByteBlockPool* pool, RamCounter* counter, uint32_t initial_capacity = 16)
-      : pool_(pool), table_(counter, initial_capacity), records_(counter) {}
+  // `cache` (may be null): large tables and record arrays are taken from it
+  // and given back to it (block_allocator.h); it must outlive the hash.
+  BasicBytesRefHash(ByteBlockPool* pool, RamCounter* counter, uint32_t initial_capacity = 16,
+                    BlockCache* cache = nullptr)
+      : pool_(pool), table_(counter, initial_capacity, cache), records_(counter, cache) {}
 
   // Adds `term` if absent. Fails with InvalidArgument, leaving the hash and the
   // pool unchanged, if the term is longer than kMaxTermLength.

@@ -6,6 +6,7 @@
 // cleans up; and a multi-threaded stress test (run it under TSan).
 #include "invert/index_writer.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -159,6 +160,54 @@ TEST(IndexWriterTest, SegmentsReadBackAsOneReference) {
     ASSERT_TRUE((*reader)->segment(s).CheckIntegrity().ok());
   }
   EXPECT_TRUE(FromIndex(**reader) == FromChain(reference));
+}
+
+// Each thread's next in-memory segment takes the pool blocks and large arrays
+// of the one it flushed (IndexWriterStats::idle_block_bytes): the idle memory
+// stays within the thread's share of the buffer, is used again by the next
+// segment, is not in ram_bytes, and the segments written from reused memory
+// read back as the reference chain on fresh memory (the differential).
+TEST(IndexWriterTest, FlushedSegmentsBlocksAreReusedWithinTheBound) {
+  for (int threads : {1, 2}) {
+    Random rng(testing::TestSeed(5252) + threads);
+    const Corpus corpus = MakeCorpus(rng, 1200);
+    IndexingChainOptions chain_options;
+    chain_options.analyzer = [] { return NewWhitespaceAnalyzer(); };
+    IndexingChain reference(chain_options);
+    testing::ScratchDir scratch;
+    IndexWriterOptions options = Options();
+    options.threads = threads;
+    options.ram_buffer_mb = 4 * threads;  // 4 MB per thread
+    options.merge_policy = std::make_shared<NoMergePolicy>();
+    auto writer = IndexWriter::Open(scratch.path(), options);
+    ASSERT_TRUE(writer.ok()) << writer.status();
+    constexpr int64_t kShare = 4 * 1024 * 1024;
+    int64_t most_idle = 0;
+    uint64_t flushes_reusing = 0;  // flushes after which the idle blocks went back to use
+    int64_t idle_before = 0;
+    for (size_t i = 0; i < corpus.docs.size(); ++i) {
+      const Document doc = testing::ToDocument(corpus.docs[i], corpus.types);
+      ASSERT_TRUE(reference.AddDocument(doc).ok());
+      ASSERT_TRUE((*writer)->AddDocument(doc).ok());
+      const IndexWriterStats stats = (*writer)->stats();
+      ASSERT_LE(stats.idle_block_bytes, threads * kShare) << "doc " << i;
+      if (stats.idle_block_bytes < idle_before) ++flushes_reusing;
+      idle_before = stats.idle_block_bytes;
+      most_idle = std::max(most_idle, stats.idle_block_bytes);
+    }
+    const IndexWriterStats before_close = (*writer)->stats();
+    ASSERT_TRUE((*writer)->Close().ok());
+    const IndexWriterStats stats = (*writer)->stats();
+    EXPECT_GE(before_close.segments_flushed, 3u) << threads;
+    EXPECT_GT(most_idle, kShare / 2) << "a flushed segment's blocks were kept";
+    EXPECT_GT(flushes_reusing, 0u) << "the next segment took the kept blocks";
+    EXPECT_EQ(stats.ram_bytes, 0) << "idle blocks are not in the RAM count";
+    EXPECT_GT(stats.idle_block_bytes, 0);
+    auto reader = CommitReader::Open(scratch.path());
+    ASSERT_TRUE(reader.ok()) << reader.status();
+    EXPECT_EQ((*reader)->doc_count(), corpus.docs.size());
+    if (threads == 1) EXPECT_TRUE(FromIndex(**reader) == FromChain(reference));
+  }
 }
 
 TEST(IndexWriterTest, RollbackAndReopen) {

@@ -337,6 +337,70 @@ TEST(IndexingChainMemoryTest, HeadroomEstimateCoversWhatTheDocumentAdds) {
   }
 }
 
+// Segment after segment through one BlockCache, as a writer's thread runs
+// them: each chain takes its predecessor's (dirty) blocks and large arrays
+// (a field of ~75k distinct terms has a hash table and records over
+// BlockCache::kMinArrayBytes), yet holds exactly what a chain on fresh memory
+// holds (the differential: equal DebugDump and model), its counter stays
+// equal to the recomputation (cached memory is counted by no chain), and the
+// cache stays within its bound.
+TEST(IndexingChainMemoryTest, ChainsReusingFlushedMemoryMatchFreshChains) {
+  const uint64_t seed = testing::TestSeed(4242);
+  for (TermBytesLayout layout : {TermBytesLayout::kSeparate, TermBytesLayout::kShared}) {
+    Random rng(seed + static_cast<int>(layout));
+    std::vector<FieldSpec> specs = FullSpecs(rng);
+    std::map<std::string, FieldType> types = TypesOf(specs);
+    types["ids"] = FieldType::Text();
+    constexpr size_t kBound = 640;  // 20 MiB
+    const int64_t bound_bytes = static_cast<int64_t>(kBound * BlockAllocator::kBlockSize);
+    BlockCache cache(kBound);
+    RamCounter writer;
+    uint64_t next_id = 0;
+    for (int segment = 0; segment < 4; ++segment) {
+      IndexingChainOptions reusing_options = WhitespaceOptions(layout);
+      reusing_options.block_cache = &cache;
+      const size_t blocks_at_start = cache.blocks();
+      const size_t arrays_at_start = cache.arrays();
+      if (segment > 0) {
+        EXPECT_GT(blocks_at_start, 0u) << "segment " << segment;
+        EXPECT_GT(arrays_at_start, 0u) << "segment " << segment;
+      }
+      size_t fewest_blocks = blocks_at_start;
+      size_t fewest_arrays = arrays_at_start;
+      {
+        IndexingChain reusing(std::move(reusing_options), &writer);
+        IndexingChain fresh(WhitespaceOptions(layout));
+        Model model;
+        for (int d = 0; d < 25; ++d) {
+          TestDoc td =
+              rng.Bernoulli(0.5) ? LargeRandomDoc(rng, specs, 2000) : RandomDoc(rng, specs);
+          TestValue ids;
+          ids.is_text = true;
+          for (int i = 0; i < 3000; ++i) absl::StrAppend(&ids.text, "id", next_id++, " ");
+          td.fields.push_back(TestField{"ids", {std::move(ids)}});
+          const Document doc = ToDocument(td, types);
+          ASSERT_TRUE(reusing.AddDocument(doc).ok()) << segment << "/" << d;
+          ASSERT_TRUE(fresh.AddDocument(doc).ok()) << segment << "/" << d;
+          ApplyToModel(td, types, model);
+          ASSERT_EQ(reusing.ram_bytes_used(), reusing.RecomputeRamBytes()) << segment << "/" << d;
+          ASSERT_EQ(writer.bytes(), reusing.ram_bytes_used());
+          ASSERT_LE(cache.bytes(), bound_bytes);
+          fewest_blocks = std::min(fewest_blocks, cache.blocks());
+          fewest_arrays = std::min(fewest_arrays, cache.arrays());
+        }
+        ExpectMatchesModel(reusing, model, types);
+        EXPECT_EQ(reusing.DebugDump(), fresh.DebugDump()) << "segment " << segment;
+      }
+      if (segment > 0) {
+        EXPECT_LT(fewest_blocks, blocks_at_start) << "the chain took cached blocks";
+        EXPECT_LT(fewest_arrays, arrays_at_start) << "the chain took cached arrays";
+      }
+      EXPECT_EQ(writer.bytes(), 0) << "cached memory is counted by no chain";
+      EXPECT_LE(cache.bytes(), bound_bytes);
+    }
+  }
+}
+
 TEST(IndexingChainMemoryTest, ChunkedInversionMatchesTheModelAndBothLayouts) {
   const uint64_t seed = testing::TestSeed(31337);
   for (int round = 0; round < 3; ++round) {
