@@ -16,7 +16,9 @@ struct IndexArgs {
   std::string input;  // "-" = stdin
   std::string index;
   int threads = 1;
-  double ram_mb = 256;
+  // 64 MB, as IndexWriterOptions: measured faster per document than 128-256 MB
+  // (docs/benchmarks.md, section 4, "RAM buffer size").
+  double ram_mb = 64;
   TermBytesLayout layout = TermBytesLayout::kSeparate;
   bool term_vectors = false;
   bool store_body = false;
