@@ -26,7 +26,9 @@
 //      candidates come from the essential clauses alone.
 //      With must/filter clauses: candidates come from the leap-frogging
 //      conjunction, the window's bound having been checked (block-max
-//      conjunction, as Lucene 8.8's BlockMaxConjunctionScorer).
+//      conjunction, as Lucene 8.8's BlockMaxConjunctionScorer). A pure
+//      conjunction whose rarest clause is too sparse for a window to hold
+//      several candidates is not pruned at all (SparseConjunction).
 //   3. A candidate's exact clause scores are added, and the other clauses
 //      advanced to it from the largest bound down, only while the sum so far
 //      plus the bounds left can still compete.
@@ -52,12 +54,14 @@ using ScorerPtr = std::unique_ptr<DocScorer>;
 class BooleanScorer final : public DocScorer {
  public:
   BooleanScorer(std::vector<ScorerPtr> scoring, std::vector<ScorerPtr> filters,
-                std::vector<ScorerPtr> shoulds, std::vector<ScorerPtr> prohibited, size_t needed)
+                std::vector<ScorerPtr> shoulds, std::vector<ScorerPtr> prohibited, size_t needed,
+                uint32_t max_doc)
       : scoring_(std::move(scoring)),
         filters_(std::move(filters)),
         shoulds_(std::move(shoulds)),
         prohibited_(std::move(prohibited)),
-        needed_(needed) {
+        needed_(needed),
+        max_doc_(max_doc) {
     for (auto& s : scoring_) required_.push_back(s.get());
     for (auto& s : filters_) required_.push_back(s.get());
     std::stable_sort(required_.begin(), required_.end(),
@@ -165,6 +169,7 @@ class BooleanScorer final : public DocScorer {
   float BlockMaxScore() override { return block_max_; }
   void SetMinCompetitiveScore(float score) override {
     min_competitive_ = score;
+    if (shoulds_.empty() && SparseConjunction()) return;  // not worth its windows
     pruning_ = true;
     window_valid_ = false;  // a higher threshold may make more clauses non-essential
   }
@@ -224,6 +229,20 @@ class BooleanScorer final : public DocScorer {
       }
     }
     return matched_.size() >= needed_ && !NotCompetitive(score);
+  }
+
+  // A conjunction's windows pay only when several candidates share one: a
+  // window costs each scoring clause a skip header and its impacts (~500
+  // instructions), a candidate scored without one ~130 per clause. Windows
+  // are the densest clause's 128-doc blocks, so under independence a window
+  // holds ~128 * lead_docs / max_doc candidates; below kMinWindowCandidates
+  // the conjunction is walked exhaustively (measured on the benchmark's
+  // and2/and3 sets, where the windows cost 3-5% more instructions than they
+  // saved: docs/benchmarks-search.md).
+  bool SparseConjunction() const {
+    constexpr uint64_t kMinWindowCandidates = 8;
+    constexpr uint64_t kBlockDocs = 128;  // the postings' impact blocks
+    return required_[0]->cost() * kBlockDocs < uint64_t{max_doc_} * kMinWindowCandidates;
   }
 
   bool Excluded(uint32_t candidate) {
@@ -351,6 +370,7 @@ class BooleanScorer final : public DocScorer {
   std::vector<ScorerPtr> scoring_, filters_, shoulds_, prohibited_;
   std::vector<DocScorer*> required_;  // scoring_ and filters_, by cost
   size_t needed_;                     // should clauses that must match
+  uint32_t max_doc_;                  // the segment's
   std::vector<size_t> heap_;          // indexes into shoulds_
   std::vector<size_t> matched_;       // should clauses on doc_
 
@@ -407,7 +427,7 @@ class BooleanWeight final : public Weight {
     const size_t needed = must.empty() && filter.empty() ? std::max<size_t>(msm, 1) : msm;
     if (should.size() < needed) return nullptr;
     return std::make_unique<BooleanScorer>(std::move(must), std::move(filter), std::move(should),
-                                           std::move(must_not), needed);
+                                           std::move(must_not), needed, leaf.max_doc());
   }
   std::string Describe() const override { return description_; }
 

@@ -345,6 +345,35 @@ TEST_P(PruneTest, SkipsDocuments) {
   }
 }
 
+// A conjunction whose rarest clause is too sparse for one 128-doc window to
+// hold several candidates is walked without block windows (they would cost
+// more than they skip): it scores every match, as exhaustive search does,
+// with the same hits. Here: the most frequent term AND a term in 60-200 of
+// the 6,000 documents (< 94 per 1,500-doc segment), with more than k
+// matches, so the collector does set a threshold.
+TEST_P(PruneTest, SparseConjunctionsScoreEveryMatch) {
+  const CorpusIndex& corpus = Corpus(GetParam());
+  const std::vector<std::string>& t = corpus.terms();
+  IndexSearcher exhaustive(corpus.reader(), {.prune = false});
+  IndexSearcher pruned(corpus.reader(), {.prune = true, .total_hits_threshold = 0});
+  size_t tried = 0;
+  for (size_t j = corpus.block_terms(); j < t.size() && tried < 5; ++j) {
+    absl::StatusOr<uint64_t> df = exhaustive.Count(Query::Term("body", t[j]));
+    ASSERT_TRUE(df.ok());
+    if (*df < 60 || *df > 200) continue;
+    const Query q = Query::Boolean({Query::Term("body", t[0]), Query::Term("body", t[j])});
+    absl::StatusOr<TopDocs> want = exhaustive.Search(q, 10);
+    absl::StatusOr<TopDocs> got = pruned.Search(q, 10);
+    ASSERT_TRUE(want.ok() && got.ok());
+    if (want->total_hits < 30) continue;
+    ++tried;
+    ExpectSameHits(*want, *got, q.ToString());
+    EXPECT_EQ(got->docs_scored, want->docs_scored) << q.ToString();
+    EXPECT_EQ(got->total_hits, want->total_hits) << q.ToString();
+  }
+  EXPECT_EQ(tried, 5u) << "too few sparse conjunctions in the corpus";
+}
+
 // Phrases, exact and sloppy, alone and in boolean queries: the same top k
 // as exhaustive search. (Here a phrase's range bounds rarely drop below
 // its k-th score: every 128-doc block of two frequent words holds a short
