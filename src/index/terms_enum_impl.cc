@@ -81,33 +81,15 @@ PostingsEnumImpl::PostingsEnumImpl(std::shared_ptr<const SegmentReader> segment,
   }
 }
 
-uint32_t PostingsEnumImpl::Landed(bool on_doc) {
-  if (live_ != nullptr) {
-    // A doc id past the live docs is corrupt postings: the cursor reports
-    // those itself, so only ids in range are looked up.
-    while (on_doc && cursor_.doc() < live_->doc_count() && !live_->IsLive(cursor_.doc())) {
-      on_doc = cursor_.NextDoc();
-    }
+bool PostingsEnumImpl::SkipDeleted() {
+  // A doc id past the live docs is corrupt postings: the cursor reports
+  // those itself, so only ids in range are looked up.
+  bool on_doc = true;
+  while (on_doc && cursor_.doc() < live_->doc_count() && !live_->IsLive(cursor_.doc())) {
+    on_doc = cursor_.NextDoc();
   }
-  doc_ = on_doc ? cursor_.doc() : kNoMoreDocs;
-  positions_read_ = 0;
-  on_position_ = false;
-  return doc_;
+  return on_doc;
 }
-
-uint32_t PostingsEnumImpl::NextDoc() { return Landed(cursor_.NextDoc()); }
-
-uint32_t PostingsEnumImpl::Advance(uint32_t target) {
-  if (doc_ != kNoMoreDocs && doc_ >= target) return doc_;
-  return Landed(cursor_.Advance(target));
-}
-
-uint32_t PostingsEnumImpl::AdvanceFiltered(uint32_t target, PostingsCursor::BlockFilter& filter) {
-  if (doc_ != kNoMoreDocs && doc_ >= target) return doc_;
-  return Landed(cursor_.AdvanceFiltered(target, &filter));
-}
-
-uint32_t PostingsEnumImpl::freq() const { return doc_ == kNoMoreDocs ? 0 : cursor_.freq(); }
 
 bool PostingsEnumImpl::NextPosition() {
   if ((flags_ & kPostingsPositions & ~kPostingsFreqs) == 0) {

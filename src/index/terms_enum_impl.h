@@ -40,10 +40,15 @@ class PostingsEnumImpl final : public PostingsEnum {
   PostingsEnumImpl(const PostingsEnumImpl&) = delete;  // the cursor points at doc_input_
   PostingsEnumImpl& operator=(const PostingsEnumImpl&) = delete;
 
-  uint32_t NextDoc() override;
-  uint32_t Advance(uint32_t target) override;
+  // Inline: a TermScorer holding this final class calls them without a
+  // virtual dispatch, once per document it moves over.
+  uint32_t NextDoc() override { return Landed(cursor_.NextDoc()); }
+  uint32_t Advance(uint32_t target) override {
+    if (doc_ != kNoMoreDocs && doc_ >= target) return doc_;
+    return Landed(cursor_.Advance(target));
+  }
   uint32_t doc() const override { return doc_; }
-  uint32_t freq() const override;
+  uint32_t freq() const override { return doc_ == kNoMoreDocs ? 0 : cursor_.freq(); }
   uint64_t cost() const override { return doc_freq_; }
   bool NextPosition() override;
   uint32_t position() const override;
@@ -57,12 +62,24 @@ class PostingsEnumImpl final : public PostingsEnum {
   PostingsCursor& cursor() { return cursor_; }
   // Advance(target) through PostingsCursor::AdvanceFiltered: full blocks
   // `filter` judges kSkip are passed over (a pruning term scorer's skips).
-  uint32_t AdvanceFiltered(uint32_t target, PostingsCursor::BlockFilter& filter);
+  uint32_t AdvanceFiltered(uint32_t target, PostingsCursor::BlockFilter& filter) {
+    if (doc_ != kNoMoreDocs && doc_ >= target) return doc_;
+    return Landed(cursor_.AdvanceFiltered(target, &filter));
+  }
 
  private:
   // Moves the cursor past deleted documents (from the one it is on, if
   // on_doc), then records where it landed; kNoMoreDocs when nowhere.
-  uint32_t Landed(bool on_doc);
+  uint32_t Landed(bool on_doc) {
+    if (live_ != nullptr && on_doc) on_doc = SkipDeleted();
+    doc_ = on_doc ? cursor_.doc() : kNoMoreDocs;
+    positions_read_ = 0;
+    on_position_ = false;
+    return doc_;
+  }
+  // Moves the cursor (on a doc) past deleted documents: false if none is
+  // left.
+  bool SkipDeleted();
 
   std::shared_ptr<const SegmentReader> segment_;
   std::shared_ptr<const LiveDocs> live_;  // null: no deletions

@@ -39,8 +39,8 @@ class TermScorer final : public DocScorer, private PostingsCursor::BlockFilter {
         field_(field),
         sim_(sim),
         description_(description) {
+    impl_ = dynamic_cast<PostingsEnumImpl*>(postings_.get());
     if (Bm25Monotonic(sim_.params)) {
-      impl_ = dynamic_cast<PostingsEnumImpl*>(postings_.get());
       if (impl_ != nullptr) cursor_ = &impl_->cursor();
       auto* leaf_impl = dynamic_cast<const LeafReaderImpl*>(&leaf_);
       block_impacts_ = cursor_ != nullptr && cursor_->has_impacts() && leaf_impl != nullptr &&
@@ -53,17 +53,15 @@ class TermScorer final : public DocScorer, private PostingsCursor::BlockFilter {
     if (exhausted()) return doc_;
     if (pruning_) return AdvancePruned(started_ ? doc_ + 1 : 0);
     started_ = true;
-    return doc_ = postings_->NextDoc();
+    return doc_ = impl_ != nullptr ? impl_->NextDoc() : postings_->NextDoc();
   }
   uint32_t Advance(uint32_t target) override {
     if (started_ && doc_ >= target) return doc_;
     if (pruning_) return AdvancePruned(target);
     started_ = true;
-    return doc_ = postings_->Advance(target);
+    return doc_ = impl_ != nullptr ? impl_->Advance(target) : postings_->Advance(target);
   }
-  float Score() override {
-    return sim_.scorer.Score(static_cast<float>(postings_->freq()), Norm());
-  }
+  float Score() override { return sim_.scorer.Score(static_cast<float>(Freq()), Norm()); }
   Explanation Explain() override {
     const float freq = static_cast<float>(postings_->freq());
     const uint8_t norm = Norm();
@@ -192,6 +190,10 @@ class TermScorer final : public DocScorer, private PostingsCursor::BlockFilter {
     }
   }
 
+  // The postings' calls through the final class where it is invert's own
+  // (no virtual dispatch per document).
+  uint32_t Freq() const { return impl_ != nullptr ? impl_->freq() : postings_->freq(); }
+
   uint8_t Norm() {
     if (doc_ < norm_bytes_.size()) return norm_bytes_[doc_];
     absl::StatusOr<uint8_t> norm = sim_.Norm(leaf_, field_, doc_);
@@ -207,9 +209,9 @@ class TermScorer final : public DocScorer, private PostingsCursor::BlockFilter {
   const std::string& description_;
   std::span<const uint8_t> norm_bytes_ = sim_.NormBytes(leaf_, field_);  // empty: Norm's lookups
   absl::Status status_;
+  PostingsEnumImpl* impl_ = nullptr;  // postings_, if invert's own
   // Pruning state; cursor_ is null when the postings are not invert's own
-  // (then nothing is bounded).
-  PostingsEnumImpl* impl_ = nullptr;
+  // or BM25's parameters make it non-monotonic (then nothing is bounded).
   PostingsCursor* cursor_ = nullptr;
   bool block_impacts_ = false;
   bool filtered_ = false;  // AdvancePruned through AdvanceFiltered (Judge)
