@@ -84,11 +84,12 @@ void SearchLeaf(const Weight& weight, const LeafReader& leaf, const Collect& c,
   // the minimum as it was (no Raise, no nextafter per scored doc).
   bool checked = false;
   float last_shared = 0;
+  const uint64_t doc_base = leaf.doc_base();  // a virtual call: once, not per doc
   for (uint32_t doc = s.NextDoc(); doc != kNoMoreDocs; doc = s.NextDoc()) {
     ++out.count;
     if (!c.scores) continue;
     ++out.scored;
-    const bool kept = out.top.Add({leaf.doc_base() + doc, s.Score()});
+    const bool kept = out.top.Add({doc_base + doc, s.Score()});
     if (!c.prune || out.count <= c.total_hits_threshold) continue;
     if (checked && !kept && shared.get() == last_shared) continue;
     // Skip scores <= min: the own k-th (ties lose here), or < the shared one.
