@@ -7,7 +7,8 @@
 // Both go to exact-size heap copies. The enum is walked with NextDoc() or
 // Advance() (by the step, or to the current doc + step), reading the
 // positions, offsets and payloads of all, every 50th or no doc, or only the
-// first of each (bounded: at most 2^16 docs and 2^18 positions per input).
+// first of each (bounded: at most 2^16 docs and 2^18 positions per input),
+// where all of a doc's are read optionally in one ReadPositions call.
 // With the skip-prefetch flag the doc bytes are a file read through an
 // IndexInput that the enum prefetches through while Advance() skips. Errors are fine;
 // crashes, out-of-bounds reads and undefined behaviour are not.
@@ -17,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "codec/postings_format.h"
 #include "fuzz_common.h"
@@ -31,6 +33,17 @@ template <typename Enum>
 void MaybeSetSkipPrefetch(Enum& postings, invert::IndexInput* doc_input) {
   if constexpr (requires { postings.set_skip_prefetch(doc_input); }) {
     postings.set_skip_prefetch(doc_input);
+  }
+}
+
+// Reads all the doc's positions in one call where the library has
+// ReadPositions; false if it has not (or on corrupt data).
+template <typename Cursor>
+bool MaybeReadPositions(Cursor& postings, std::vector<uint32_t>* out) {
+  if constexpr (requires { postings.ReadPositions(out); }) {
+    return postings.ReadPositions(out);
+  } else {
+    return false;
   }
 }
 
@@ -59,6 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   volatile uint64_t sink = 0;
   uint64_t positions = 0;
   uint32_t last = 0;
+  std::vector<uint32_t> bulk;
   for (int i = 0; i < (1 << 16); ++i) {
     bool more = false;
     switch (input.mode) {
@@ -84,6 +98,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       wanted = 0;
     } else if (input.positions == fuzz::PostingsInput::kFirstOnly) {
       wanted = std::min<uint32_t>(wanted, 1);
+    }
+    if (input.bulk_positions && wanted == postings.freq() && positions + wanted <= (1 << 18)) {
+      positions += wanted;
+      if (MaybeReadPositions(postings, &bulk)) {
+        for (uint32_t p = 0; p < wanted; ++p) sink = sink + bulk[p];
+      }
+      continue;
     }
     for (uint32_t p = 0; p < wanted && positions < (1 << 18); ++p, ++positions) {
       if (!postings.NextPosition()) break;

@@ -10,7 +10,10 @@
 //                      whole position blocks also get skipped;
 //                      bit 6 read the doc bytes through an IndexInput and
 //                      give it to the enum for skip prefetching (when the
-//                      library has PostingsCursor::set_skip_prefetch)
+//                      library has PostingsCursor::set_skip_prefetch);
+//                      bit 7 read a doc's positions with one
+//                      PostingsCursor::ReadPositions call where all are
+//                      read (when the library has it)
 //   doc_freq:u32 total_term_freq:u64 doc_offset:u64 pos_offset:u64
 //   pay_offset:u64 singleton_doc:u32 step:u32 doc_length:u32
 //   doc bytes (doc_length, or what is left), pos bytes (the rest)
@@ -38,6 +41,7 @@ struct PostingsInput {
   Mode mode = kNextDoc;
   Positions positions = kAll;
   bool skip_prefetch = false;
+  bool bulk_positions = false;
   uint32_t step = 0;
   std::string_view doc_bytes;
   std::string_view pos_bytes;
@@ -59,6 +63,7 @@ struct PostingsInput {
     r.mode = mode >= kMixed ? kMixed : static_cast<Mode>(mode);
     r.positions = static_cast<Positions>((flags >> 4) & 3);
     r.skip_prefetch = (flags & 0x40) != 0;
+    r.bulk_positions = (flags & 0x80) != 0;
     r.step = in.U32();
     const uint32_t doc_length = in.U32();
     r.doc_bytes = in.Bytes(doc_length);
@@ -73,7 +78,8 @@ struct PostingsInput {
     PutU8(&out, static_cast<uint8_t>(static_cast<uint8_t>(type.index_options) - 1));
     PutU8(&out,
           static_cast<uint8_t>((type.payloads ? 1 : 0) | (stats.singleton_doc.has_value() ? 2 : 0) |
-                               (mode << 2) | (positions << 4) | (skip_prefetch ? 0x40 : 0)));
+                               (mode << 2) | (positions << 4) | (skip_prefetch ? 0x40 : 0) |
+                               (bulk_positions ? 0x80 : 0)));
     PutU32(&out, stats.doc_freq);
     PutU64(&out, stats.total_term_freq);
     PutU64(&out, stats.doc_offset);

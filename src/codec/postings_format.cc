@@ -322,23 +322,33 @@ struct SkipHeader {
   uint32_t impact_bytes = 0;
 };
 
-// In place, a[i] = base + a[0] + ... + a[i] over a block, modulo 2^32.
-// SSE2 (every x86-64): 4 lanes at a time, each a prefix sum of its own
-// lanes plus the carry of the ones before; elsewhere one at a time.
-inline void PrefixSumInPlace(uint32_t base, std::array<uint32_t, kForBlockSize>& a) {
+// out[i] = base + in[0] + ... + in[i] for i < n, modulo 2^32 (in == out is
+// fine); returns the last sum (base when n is 0). SSE2 (every x86-64): 4
+// lanes at a time, each a prefix sum of its own lanes plus the carry of the
+// ones before, then the < 4 left one at a time; elsewhere all one at a time.
+inline uint32_t PrefixSum(const uint32_t* in, size_t n, uint32_t base, uint32_t* out) {
+  size_t i = 0;
 #if defined(__SSE2__)
-  __m128i carry = _mm_set1_epi32(static_cast<int>(base));
-  for (size_t i = 0; i < kForBlockSize; i += 4) {
-    __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&a[i]));
-    x = _mm_add_epi32(x, _mm_slli_si128(x, 4));
-    x = _mm_add_epi32(x, _mm_slli_si128(x, 8));
-    x = _mm_add_epi32(x, carry);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(&a[i]), x);
-    carry = _mm_shuffle_epi32(x, 0xff);
+  if (n >= 4) {
+    __m128i carry = _mm_set1_epi32(static_cast<int>(base));
+    for (; i + 4 <= n; i += 4) {
+      __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+      x = _mm_add_epi32(x, _mm_slli_si128(x, 4));
+      x = _mm_add_epi32(x, _mm_slli_si128(x, 8));
+      x = _mm_add_epi32(x, carry);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), x);
+      carry = _mm_shuffle_epi32(x, 0xff);
+    }
+    base = static_cast<uint32_t>(_mm_cvtsi128_si32(carry));
   }
-#else
-  for (uint32_t& v : a) v = base += v;
 #endif
+  for (; i < n; ++i) out[i] = base += in[i];
+  return base;
+}
+
+// In place, a[i] = base + a[0] + ... + a[i] over a block, modulo 2^32.
+inline void PrefixSumInPlace(uint32_t base, std::array<uint32_t, kForBlockSize>& a) {
+  PrefixSum(a.data(), a.size(), base, a.data());
 }
 
 // The first i in [i, n) with a[i] >= target, or n. SSE2: 4 at a time,
@@ -858,6 +868,31 @@ bool PostingsCursor::NextPosition() {
     end_offset_ = start_offset_ + offset_lengths_[i];
   }
   ++pos_read_;
+  return true;
+}
+
+bool PostingsCursor::ReadPositions(std::vector<uint32_t>* out) {
+  if (!status_.ok() || !has_positions_ || doc_ == kNoMoreDocs || pos_read_ != 0) return false;
+  uint64_t index = DocPosStart();
+  const uint64_t end = index + freq_;
+  if (end > stats_.total_term_freq) return Fail("position index past the term's positions");
+  size_t k = 0;  // positions written
+  uint32_t position = 0;
+  while (index < end) {
+    if (decoded_block_ != static_cast<int64_t>(index / kForBlockSize) && !SeekPosition(index)) {
+      return false;
+    }
+    const size_t first = index % kForBlockSize;
+    if (first >= pos_n_) return Fail("position index past its block");
+    const size_t n = static_cast<size_t>(std::min<uint64_t>(end - index, pos_n_ - first));
+    // Grown only by what a decoded block holds (see the header).
+    if (out->size() < k + n) out->resize(k + n);
+    position = PrefixSum(&pos_deltas_[first], n, position, out->data() + k);
+    k += n;
+    index += n;
+  }
+  position_ = position;
+  pos_read_ = freq_;
   return true;
 }
 

@@ -297,6 +297,20 @@ class PostingsCursor {
   uint32_t end_offset() const { return end_offset_; }
   std::string_view payload() const { return payload_; }
 
+  // Reads all freq() positions of the current doc at once: (*out)[k] is its
+  // k-th position, absolute, the value the k-th NextPosition() would leave
+  // in position() (sums of the stored deltas modulo 2^32, as there). Decodes
+  // the position blocks the doc spans and prefix-sums its slice of each (the
+  // phrase scorers' path: no call and no bounds check per position).
+  // Positions only: start_offset(), end_offset() and payload() are left
+  // unspecified; position() is the doc's last. *out grows as needed and never
+  // shrinks (reuse one vector across docs; its first freq() values are the
+  // doc's); it grows a block's slice at a time, after that block decoded, so
+  // a corrupt freq() cannot make it allocate more than the file holds.
+  // REQUIRES: positions indexed and none of this doc's read yet. False on
+  // corrupt data (see status()), with *out's contents unspecified.
+  bool ReadPositions(std::vector<uint32_t>* out);
+
   // Appends all freq() positions of the current doc to `out`'s current doc
   // (AddPositionDeltas: their deltas, payloads and offsets as stored, never
   // turned into absolute values), block by block: what a merge does with
