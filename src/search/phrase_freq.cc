@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <cstdint>
+#include <vector>
 
 namespace invert::search_internal {
 
@@ -20,6 +22,70 @@ float ExactPhraseFreq(std::span<const PhraseTermPositions> terms) {
     if (all) count += 1;
   }
   return count;
+}
+
+namespace {
+
+// The first j in [j, n) with p[j] >= want, or n: doubling steps from j, then
+// a binary search of the last step.
+inline size_t GallopTo(const uint32_t* p, size_t j, size_t n, int64_t want) {
+  size_t step = 1;
+  size_t hi = j;
+  while (hi < n && int64_t{p[hi]} < want) {
+    j = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  return static_cast<size_t>(
+      std::lower_bound(p + j, p + std::min(hi, n), want,
+                       [](uint32_t a, int64_t b) { return int64_t{a} < b; }) -
+      p);
+}
+
+}  // namespace
+
+size_t ExactPhrasePlaces(const PhraseTermPostings& lead, std::vector<int64_t>* places) {
+  const std::span<const uint32_t> p = lead.positions;
+  if (places->size() < p.size()) places->resize(p.size());
+  int64_t* at = places->data();
+  for (size_t k = 0; k < p.size(); ++k) at[k] = int64_t{p[k]} - lead.offset;
+  return p.size();
+}
+
+size_t ExactPhraseKeep(const PhraseTermPostings& term, std::vector<int64_t>* places, size_t kept) {
+  int64_t* at = places->data();
+  const uint32_t* p = term.positions.data();
+  const size_t n = term.positions.size();
+  const int64_t offset = term.offset;
+  const bool gallop = n > 8 * kept;
+  size_t j = 0;
+  size_t out = 0;
+  for (size_t k = 0; k < kept; ++k) {
+    const int64_t want = at[k] + offset;
+    if (gallop) {
+      j = GallopTo(p, j, n, want);
+    } else {
+      while (j < n && int64_t{p[j]} < want) ++j;
+    }
+    if (j == n) break;
+    if (int64_t{p[j]} == want) {
+      at[out++] = at[k];
+      ++j;
+    }
+  }
+  return out;
+}
+
+uint32_t ExactPhraseCount(std::span<const PhraseTermPostings> terms, std::vector<int64_t>* places) {
+  size_t lead = 0;
+  for (size_t i = 1; i < terms.size(); ++i) {
+    if (terms[i].positions.size() < terms[lead].positions.size()) lead = i;
+  }
+  size_t kept = ExactPhrasePlaces(terms[lead], places);
+  for (size_t i = 0; i < terms.size() && kept > 0; ++i) {
+    if (i != lead) kept = ExactPhraseKeep(terms[i], places, kept);
+  }
+  return static_cast<uint32_t>(kept);
 }
 
 namespace {

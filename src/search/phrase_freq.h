@@ -49,6 +49,33 @@ struct PhraseTermPositions {
 float ExactPhraseFreq(std::span<const PhraseTermPositions> terms);
 float SloppyPhraseFreq(std::span<const PhraseTermPositions> terms, uint32_t slop);
 
+// A phrase term's positions in one document as the postings give them
+// (PostingsCursor::ReadPositions: unsigned, non-decreasing).
+struct PhraseTermPostings {
+  int32_t offset = 0;
+  std::span<const uint32_t> positions = {};
+};
+
+// The exact phrase frequency the searcher computes: the number of places p
+// (p = a position - its term's offset, in 64 bits) where every term i occurs
+// at p + offsets[i], a position of a term matching one place at most; so
+// ExactPhraseFreq of the same positions when no term has a position twice
+// (and the least, over the terms, of their occurrences at a place when one
+// does). A merge of the terms' sorted positions: the rarest term's places
+// (ExactPhrasePlaces), then each other term in turn keeps those it holds
+// (ExactPhraseKeep), galloping through a term with many more positions than
+// places left; stops as soon as none is left. `places` is scratch, reused
+// across calls (no allocation once grown).
+// REQUIRES: at least two terms, each with at least one position.
+uint32_t ExactPhraseCount(std::span<const PhraseTermPostings> terms, std::vector<int64_t>* places);
+
+// The steps of ExactPhraseCount, for a caller that reads a term's positions
+// only when it gets to it: sets (*places)[0, n) to the places of `lead`'s n
+// positions and returns n; then each ExactPhraseKeep moves the first `kept`
+// places that `term` holds to the front, in order, and returns how many.
+size_t ExactPhrasePlaces(const PhraseTermPostings& lead, std::vector<int64_t>* places);
+size_t ExactPhraseKeep(const PhraseTermPostings& term, std::vector<int64_t>* places, size_t kept);
+
 }  // namespace invert::search_internal
 
 #endif  // INVERT_SEARCH_PHRASE_FREQ_H_

@@ -73,7 +73,8 @@ class PhraseScorer final : public DocScorer {
         sim_(sim),
         description_(description),
         positions_(postings_.size()),
-        terms_(postings_.size()) {
+        terms_(postings_.size()),
+        by_freq_(postings_.size()) {
     for (size_t i = 0; i < terms_.size(); ++i) {
       terms_[i].offset = offsets[i];
       terms_[i].term_id = term_ids[i];
@@ -84,6 +85,7 @@ class PhraseScorer final : public DocScorer {
       auto* impl = dynamic_cast<PostingsEnumImpl*>(p.get());
       cursors_.push_back(impl != nullptr ? &impl->cursor() : nullptr);
     }
+    all_cursors_ = std::find(cursors_.begin(), cursors_.end(), nullptr) == cursors_.end();
     // The rarest term leads the conjunction.
     for (size_t i = 0; i < postings_.size(); ++i) order_.push_back(i);
     std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
@@ -91,14 +93,12 @@ class PhraseScorer final : public DocScorer {
     });
     // Bounds need every term's cursor, and a weight >= 0 (Score monotonic
     // in freq * inverse_norm).
-    bounded_ = Bm25Monotonic(sim_.params) && sim_.scorer.weight() >= 0 &&
-               std::find(cursors_.begin(), cursors_.end(), nullptr) == cursors_.end();
+    bounded_ = Bm25Monotonic(sim_.params) && sim_.scorer.weight() >= 0 && all_cursors_;
     auto* leaf_impl = dynamic_cast<const LeafReaderImpl*>(&leaf_);
     // invert's own postings of an invert segment: the conjunction moves the
     // cursors itself and checks the live docs once per common doc (not each
     // enum per doc it lands on), with no virtual call.
-    direct_ = leaf_impl != nullptr &&
-              std::find(cursors_.begin(), cursors_.end(), nullptr) == cursors_.end();
+    direct_ = leaf_impl != nullptr && all_cursors_;
     if (direct_) live_ = leaf_impl->live_docs().get();
     if (bounded_) {
       block_impacts_ = leaf_impl != nullptr && leaf_impl->segment()->norms_version() >= 2;
@@ -261,15 +261,18 @@ class PhraseScorer final : public DocScorer {
           g = g - n + 1;
         }
       }
-      // float(g), rounded up: >= g.
-      float freq = static_cast<float>(g);
-      if (static_cast<double>(freq) < static_cast<double>(g)) {
-        freq = std::nextafter(freq, kUnboundedScore);
-      }
+      const float freq = FloatAtLeast(g);
       const uint8_t scored_norm = sim_.norms ? static_cast<uint8_t>(norm) : uint8_t{1};
       best_product = std::max(best_product, freq * scorer.inverse_norm(scored_norm));
     }
     return std::max(0.0f, scorer.ScoreOfProduct(best_product));
+  }
+
+  // float(g), rounded up: >= g.
+  static float FloatAtLeast(uint64_t g) {
+    float f = static_cast<float>(g);
+    if (static_cast<double>(f) < static_cast<double>(g)) f = std::nextafter(f, kUnboundedScore);
+    return f;
   }
 
   // The first match >= target in a range whose bound is competitive.
@@ -348,39 +351,56 @@ class PhraseScorer final : public DocScorer {
     }
   }
 
-  // The exact phrase frequency from the cursors (direct_), reading no more
-  // positions than needed: the starts p (position - offset) of the term
-  // with the fewest positions here, then each other term's positions in
-  // increasing order, keeping the starts it holds at p + its offset and
-  // stopping once past the last start kept (or when none is left: 0).
-  // The same count as ExactPhraseFreq.
+  // The phrase frequency of doc_. invert's own postings hand each term's
+  // positions over in one call (PostingsCursor::ReadPositions); others are
+  // read through the enum one at a time.
+  float Frequency() {
+    if (slop_ == 0 && all_cursors_) return ExactFrequency();
+    for (size_t i = 0; i < postings_.size(); ++i) {
+      std::vector<uint32_t>& pos = positions_[i];
+      size_t n = 0;
+      if (PostingsCursor* c = cursors_[i]; c != nullptr) {
+        // On the enum's doc (its deleted docs are skipped on the cursor),
+        // none of its positions read yet.
+        if (!c->ReadPositions(&pos)) return PositionError(i);
+        n = c->freq();
+      } else {
+        PostingsEnum& p = *postings_[i];
+        pos.clear();
+        for (uint32_t left = p.freq(); left > 0; --left) {
+          if (!p.NextPosition()) return PositionError(i);
+          pos.push_back(p.position());
+        }
+        n = pos.size();
+      }
+      // Read as int32: the same bits (positions are below 2^31 in any index
+      // invert or Lucene writes).
+      terms_[i].positions = {reinterpret_cast<const int32_t*>(pos.data()), n};
+    }
+    return slop_ == 0 ? ExactPhraseFreq(terms_) : SloppyPhraseFreq(terms_, slop_);
+  }
+
+  // The exact phrase frequency from the cursors (all_cursors_), reading a
+  // term's positions only when the count gets to it: the terms in
+  // increasing freq in doc_, the rarest's places first, then each other
+  // keeps those it holds until none is left (ExactPhraseCount's steps).
   float ExactFrequency() {
     const size_t n = cursors_.size();
-    size_t first = 0;
-    for (size_t i = 1; i < n; ++i) {
-      if (cursors_[i]->freq() < cursors_[first]->freq()) first = i;
-    }
-    PostingsCursor& f = *cursors_[first];
-    const uint32_t count = f.freq();
-    starts_.resize(count);
-    for (uint32_t k = 0; k < count; ++k) {
-      if (!f.NextPosition()) return PositionError(first);
-      starts_[k] = int64_t{f.position()} - terms_[first].offset;
-    }
-    size_t kept = count;
-    for (size_t i = 0; i < n && kept > 0; ++i) {
-      if (i == first) continue;
-      PostingsCursor& c = *cursors_[i];
-      const int64_t offset = terms_[i].offset;
-      size_t in = 0;   // next start to check
-      size_t out = 0;  // starts kept so far
-      for (uint32_t left = c.freq(); left > 0 && in < kept; --left) {
-        if (!c.NextPosition()) return PositionError(i);
-        const int64_t start = int64_t{c.position()} - offset;
-        while (in < kept && starts_[in] < start) ++in;
-        if (in < kept && starts_[in] == start) starts_[out++] = starts_[in++];
+    for (size_t i = 0; i < n; ++i) {
+      // Insertion sort: a phrase has a few terms.
+      size_t j = i;
+      for (; j > 0 && cursors_[by_freq_[j - 1]]->freq() > cursors_[i]->freq(); --j) {
+        by_freq_[j] = by_freq_[j - 1];
       }
-      kept = out;
+      by_freq_[j] = i;
+    }
+    size_t kept = 0;
+    for (size_t k = 0; k < n && (k == 0 || kept > 0); ++k) {
+      const size_t i = by_freq_[k];
+      PostingsCursor& c = *cursors_[i];
+      if (!c.ReadPositions(&positions_[i])) return PositionError(i);
+      const PhraseTermPostings term{terms_[i].offset, {positions_[i].data(), c.freq()}};
+      kept = k == 0 ? ExactPhrasePlaces(term, &places_) : ExactPhraseKeep(term, &places_, kept);
     }
     return static_cast<float>(kept);
   }
@@ -388,37 +408,6 @@ class PhraseScorer final : public DocScorer {
   float PositionError(size_t term) {
     if (status_.ok()) status_ = postings_[term]->status();
     return 0;
-  }
-
-  float Frequency() {
-    if (direct_ && slop_ == 0) return ExactFrequency();
-    for (size_t i = 0; i < postings_.size(); ++i) {
-      PostingsEnum& p = *postings_[i];
-      std::vector<int32_t>& pos = positions_[i];
-      pos.clear();
-      if (PostingsCursor* c = cursors_[i]; c != nullptr) {
-        // On the enum's doc (its deleted docs are skipped on the cursor),
-        // none of its positions read yet.
-        for (uint32_t n = c->freq(); n > 0; --n) {
-          if (!c->NextPosition()) {
-            if (status_.ok()) status_ = p.status();
-            return 0;
-          }
-          pos.push_back(static_cast<int32_t>(c->position()));
-        }
-        terms_[i].positions = pos;
-        continue;
-      }
-      for (uint32_t n = p.freq(); n > 0; --n) {
-        if (!p.NextPosition()) {
-          if (status_.ok()) status_ = p.status();
-          return 0;
-        }
-        pos.push_back(static_cast<int32_t>(p.position()));
-      }
-      terms_[i].positions = pos;
-    }
-    return slop_ == 0 ? ExactPhraseFreq(terms_) : SloppyPhraseFreq(terms_, slop_);
   }
 
   uint8_t Norm() {
@@ -436,13 +425,17 @@ class PhraseScorer final : public DocScorer {
   const Bm25Part& sim_;
   const std::string& description_;
   std::span<const uint8_t> norm_bytes_ = sim_.NormBytes(leaf_, field_);  // empty: Norm's lookups
-  std::vector<std::vector<int32_t>> positions_;
+  // Per term, the current doc's positions (reused: no allocation per doc
+  // once grown); terms_ views them for the sloppy walk.
+  std::vector<std::vector<uint32_t>> positions_;
   std::vector<PhraseTermPositions> terms_;
+  std::vector<size_t> by_freq_;  // ExactFrequency's order of the terms
   std::vector<size_t> order_;
   std::vector<PostingsCursor*> cursors_;  // per term; null: not invert's own postings
+  bool all_cursors_ = false;              // no null in cursors_
   bool direct_ = false;                   // see the constructor
   const LiveDocs* live_ = nullptr;        // direct_: the segment's live docs (null: all)
-  std::vector<int64_t> starts_;           // ExactFrequency's
+  std::vector<int64_t> places_;           // ExactPhraseCount's scratch
   float freq_ = 0;
   absl::Status status_;
   // Pruning state (bounded_: every term's postings are invert's own).

@@ -1,0 +1,69 @@
+// ExactPhraseCount (the searcher's exact phrase frequency over positions as
+// the postings give them) against ExactPhraseFreq (the reference's binary
+// searches): random phrases of 2-5 terms, repeated terms included, over
+// random position lists from sparse to dense and of very different lengths
+// (so both the merge and the gallop run), with increasing positions.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "search/phrase_freq.h"
+#include "test_seed.h"
+#include "util/random.h"
+
+namespace invert::search_internal {
+namespace {
+
+std::vector<uint32_t> RandomPositions(Random& rng, uint32_t span) {
+  const size_t n = rng.Bernoulli(0.3) ? 1 : rng.Range(1, rng.Bernoulli(0.5) ? 8 : 600);
+  std::vector<uint32_t> p;
+  for (size_t k = 0; k < n; ++k) p.push_back(static_cast<uint32_t>(rng.Uniform(span)));
+  std::sort(p.begin(), p.end());
+  p.erase(std::unique(p.begin(), p.end()), p.end());
+  return p;
+}
+
+TEST(PhraseCountTest, SameAsExactPhraseFreq) {
+  Random rng(testing::TestSeed(1316));
+  std::vector<int64_t> places = {-1, -1};  // stale scratch is fine
+  uint64_t matched = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    const size_t n = rng.Range(2, 5);
+    const uint32_t span = static_cast<uint32_t>(rng.Bernoulli(0.5) ? rng.Range(4, 40) : 3000);
+    std::vector<std::vector<uint32_t>> lists(n);
+    std::vector<std::vector<int32_t>> signed_lists(n);
+    std::vector<PhraseTermPositions> reference(n);
+    std::vector<PhraseTermPostings> postings(n);
+    int32_t offset = 0;
+    for (size_t i = 0; i < n; ++i) {
+      // A repeated term: the same positions at another offset.
+      const bool repeat = i > 0 && rng.Bernoulli(0.2);
+      lists[i] = repeat ? lists[i - 1] : RandomPositions(rng, span);
+      signed_lists[i].assign(lists[i].begin(), lists[i].end());
+      if (i > 0) offset += static_cast<int32_t>(rng.Range(rng.Bernoulli(0.1) ? 0 : 1, 3));
+      reference[i] = {offset, repeat ? reference[i - 1].term_id : static_cast<int32_t>(i),
+                      signed_lists[i]};
+      postings[i] = {offset, lists[i]};
+    }
+    const float want = ExactPhraseFreq(reference);
+    ASSERT_EQ(static_cast<float>(ExactPhraseCount(postings, &places)), want) << "trial " << trial;
+    matched += want > 0;
+  }
+  EXPECT_GT(matched, 1000u);
+}
+
+TEST(PhraseCountTest, CountsEveryOccurrenceAndOverlaps) {
+  std::vector<int64_t> places;
+  const std::vector<uint32_t> a = {0, 2}, b = {1, 3}, aaa = {0, 1, 2};
+  // In "a b a b": "a b" twice, "b a" once. "a a" in "a a a" (overlapping):
+  // twice. Two terms both only at 0: never one after the other.
+  EXPECT_EQ(ExactPhraseCount(std::vector<PhraseTermPostings>{{0, a}, {1, b}}, &places), 2u);
+  EXPECT_EQ(ExactPhraseCount(std::vector<PhraseTermPostings>{{0, aaa}, {1, aaa}}, &places), 2u);
+  EXPECT_EQ(ExactPhraseCount(std::vector<PhraseTermPostings>{{0, b}, {1, a}}, &places), 1u);
+  const std::vector<uint32_t> zero = {0};
+  EXPECT_EQ(ExactPhraseCount(std::vector<PhraseTermPostings>{{0, zero}, {1, zero}}, &places), 0u);
+}
+
+}  // namespace
+}  // namespace invert::search_internal
