@@ -40,7 +40,9 @@
 // ones Score reads, as for TermScorer) only its term-level pair (max freq,
 // norm 0) is used, which bounds every document. Once pruning, NextDoc and
 // Advance skip whole ranges whose bound is not competitive before the
-// conjunction looks at them (Lucene's ImpactsDISI over the approximation).
+// conjunction looks at them (Lucene's ImpactsDISI over the approximation),
+// and a common document whose own bound (G of its terms' freqs in it, at
+// its norm) is not competitive before its positions are read.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -275,6 +277,19 @@ class PhraseScorer final : public DocScorer {
     return f;
   }
 
+  // True iff doc_, on which every term's cursor stands, cannot score above
+  // min_competitive_: the bound G of the top of the file from the terms'
+  // own freqs in doc_ (exact: their least; sloppy: their sum - terms + 1)
+  // at its norm, before any position is read (Lucene 8.8's PhraseScorer
+  // makes the same check from its matcher's maxFreq). REQUIRES: bounded_.
+  bool DocCannotCompete() {
+    uint64_t g = slop_ == 0 ? UINT64_MAX : 1;
+    for (const PostingsCursor* c : cursors_) {
+      g = slop_ == 0 ? std::min<uint64_t>(g, c->freq()) : g + c->freq() - 1;
+    }
+    return sim_.scorer.Score(FloatAtLeast(g), Norm()) <= min_competitive_;
+  }
+
   // The first match >= target in a range whose bound is competitive.
   uint32_t AdvancePruned(uint32_t target) {
     for (;;) {
@@ -288,6 +303,10 @@ class PhraseScorer final : public DocScorer {
       if (doc_ == kNoMoreDocs) return doc_;
       if (doc_ > upto) {
         target = doc_;  // a later range: check its bound first
+        continue;
+      }
+      if (DocCannotCompete()) {
+        target = doc_ + 1;
         continue;
       }
       freq_ = Frequency();
