@@ -2,7 +2,9 @@
 #include "codec/term_dict_writer.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "codec/byte_io.h"
@@ -15,9 +17,22 @@ using term_dict::kMaxTermLength;
 
 namespace {
 
+// Eight bytes at a time: consecutive sorted terms share short prefixes, and
+// std::mismatch's byte loop cost more than the rest of an entry.
 size_t SharedPrefix(std::string_view a, std::string_view b) {
   const size_t n = std::min(a.size(), b.size());
-  return static_cast<size_t>(std::mismatch(a.begin(), a.begin() + n, b.begin()).first - a.begin());
+  size_t i = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; i + 8 <= n; i += 8) {
+      uint64_t x;
+      uint64_t y;
+      std::memcpy(&x, a.data() + i, 8);
+      std::memcpy(&y, b.data() + i, 8);
+      if (x != y) return i + static_cast<size_t>(std::countr_zero(x ^ y)) / 8;
+    }
+  }
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
 }
 
 void PutPrefixed(std::string* out, std::string_view previous, std::string_view term) {
@@ -41,14 +56,20 @@ TermDictWriter::TermDictWriter(std::string* out, TermDictOptions options)
   }
 }
 
-absl::Status TermDictWriter::CheckAdd(std::string_view term, const TermStats& stats) const {
+absl::Status TermDictWriter::CheckAdd(std::string_view term, const TermStats& stats,
+                                      size_t shared) const {
   if (!options_status_.ok()) return absl::FailedPreconditionError(options_status_.message());
   if (finished_) return absl::FailedPreconditionError("TermDictWriter::Add after Finish");
   if (term.size() > kMaxTermLength) {
     return absl::InvalidArgumentError(
         absl::StrCat("term of ", term.size(), " bytes is longer than 32766 bytes"));
   }
-  if (term_count_ > 0 && term <= std::string_view(last_term_)) {
+  // term > last_term_ iff it goes on after their shared prefix and either
+  // last_term_ ends there or has a smaller (unsigned) byte there.
+  if (term_count_ > 0 &&
+      !(shared < term.size() &&
+        (shared == last_term_.size() ||
+         static_cast<uint8_t>(term[shared]) > static_cast<uint8_t>(last_term_[shared])))) {
     return absl::InvalidArgumentError("terms must be added in strictly increasing byte order");
   }
   if (block_entries_ == 0 && block_count_ == UINT32_MAX) {
@@ -69,26 +90,49 @@ absl::Status TermDictWriter::CheckAdd(std::string_view term, const TermStats& st
 }
 
 absl::Status TermDictWriter::Add(std::string_view term, const TermStats& stats) {
-  if (absl::Status status = CheckAdd(term, stats); !status.ok()) return status;
+  // The prefix shared with the previous term serves both the order check and,
+  // inside a block, the entry's prefix compression.
+  const size_t shared = term_count_ > 0 ? SharedPrefix(last_term_, term) : 0;
+  if (absl::Status status = CheckAdd(term, stats, shared); !status.ok()) return status;
 
   // Deltas are against the previous entry of this block; entry 0 against 0.
+  // The entry is encoded into `entry` and appended at once (an append per
+  // VInt cost more than the encoding).
   const bool first = block_entries_ == 0;
   const TermStats base = first ? TermStats{} : last_stats_;
-  PutPrefixed(&block_, first ? std::string_view() : std::string_view(last_term_), term);
-  const bool ttf_is_df = stats.total_term_freq == stats.doc_freq;
-  PutVInt(&block_, uint64_t{stats.doc_freq} << term_dict::kCodeDocFreqShift |
-                       (stats.singleton_doc ? term_dict::kCodeSingleton : 0) |
-                       (ttf_is_df ? term_dict::kCodeTtfIsDf : 0));
-  if (!ttf_is_df) {
-    PutVInt(&block_, ZigZagEncode64(static_cast<int64_t>(stats.total_term_freq - stats.doc_freq)));
+  const size_t prefix = first ? 0 : shared;
+  const std::string_view suffix = term.substr(prefix);
+  constexpr size_t kInlineSuffix = 64;
+  uint8_t entry[2 * kMaxVInt64Bytes + kInlineSuffix + 6 * kMaxVInt64Bytes];
+  size_t n = EncodeVInt(prefix, entry);
+  n += EncodeVInt(suffix.size(), entry + n);
+  if (suffix.size() <= kInlineSuffix) {
+    std::memcpy(entry + n, suffix.data(), suffix.size());
+    n += suffix.size();
+  } else {
+    block_.append(reinterpret_cast<const char*>(entry), n);
+    block_.append(suffix);
+    n = 0;
   }
-  if (stats.singleton_doc) PutVInt(&block_, *stats.singleton_doc);
-  PutVInt(&block_, stats.doc_offset - base.doc_offset);
-  if (options_.has_pos_offsets) PutVInt(&block_, stats.pos_offset - base.pos_offset);
-  if (options_.has_pay_offsets) PutVInt(&block_, stats.pay_offset - base.pay_offset);
+  const bool ttf_is_df = stats.total_term_freq == stats.doc_freq;
+  n += EncodeVInt(uint64_t{stats.doc_freq} << term_dict::kCodeDocFreqShift |
+                      (stats.singleton_doc ? term_dict::kCodeSingleton : 0) |
+                      (ttf_is_df ? term_dict::kCodeTtfIsDf : 0),
+                  entry + n);
+  if (!ttf_is_df) {
+    n += EncodeVInt(ZigZagEncode64(static_cast<int64_t>(stats.total_term_freq - stats.doc_freq)),
+                    entry + n);
+  }
+  if (stats.singleton_doc) n += EncodeVInt(*stats.singleton_doc, entry + n);
+  n += EncodeVInt(stats.doc_offset - base.doc_offset, entry + n);
+  if (options_.has_pos_offsets) n += EncodeVInt(stats.pos_offset - base.pos_offset, entry + n);
+  if (options_.has_pay_offsets) n += EncodeVInt(stats.pay_offset - base.pay_offset, entry + n);
+  block_.append(reinterpret_cast<const char*>(entry), n);
 
   if (first) block_first_term_.assign(term);
-  last_term_.assign(term);
+  // Only the bytes after the shared prefix change.
+  last_term_.resize(shared);
+  last_term_.append(term.substr(shared));
   last_stats_ = stats;
   ++term_count_;
   if (++block_entries_ == options_.block_terms) FlushBlock();

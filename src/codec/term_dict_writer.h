@@ -83,7 +83,8 @@ class TermDictWriter {
   size_t bytes_written() const { return out_->size() - start_ + drained_; }
 
  private:
-  absl::Status CheckAdd(std::string_view term, const TermStats& stats) const;
+  // `shared`: the length of the prefix `term` shares with the previous term.
+  absl::Status CheckAdd(std::string_view term, const TermStats& stats, size_t shared) const;
   void FlushBlock();
 
   std::string* out_;
