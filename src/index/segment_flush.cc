@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -14,6 +15,8 @@
 #include "codec/term_vectors_format.h"
 #include "index/in_memory_postings.h"
 #include "invert/version.h"
+#include "util/byte_slices.h"
+#include "util/varint.h"
 
 namespace invert {
 
@@ -59,6 +62,24 @@ double Seconds(Clock::time_point since) {
   return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
+// Copies the rest of a term's in-memory stream into *out. A stream's slices
+// hold 1 to 196 bytes each; decoding from one contiguous copy costs less than
+// following the links value by value.
+void CopyStream(SliceReader reader, std::vector<uint8_t>* out) {
+  out->clear();
+  const uint8_t* data;
+  while (size_t n = reader.NextChunk(&data)) out->insert(out->end(), data, data + n);
+}
+
+// A VInt of a copied stream. The streams were written by this process: a
+// short read is a bug.
+inline uint32_t ReadStreamVInt(const uint8_t** p, const uint8_t* end) {
+  if (*p != end && **p < 0x80) return *(*p)++;
+  uint32_t value;
+  if (!DecodeVInt32(p, end, &value)) std::abort();
+  return value;
+}
+
 // Writes everything but the segment info; appends each created file to *files.
 absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view segment,
                         const SegmentId& id, std::vector<std::string>* files, FlushStats* stats) {
@@ -74,7 +95,9 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
   if (!postings.ok()) return postings.status();
   for (const std::string& name : (*postings)->file_names()) files->push_back(name);
   PostingsWriter& pw = **postings;
-  std::vector<bool> has_field(chain.num_docs());
+  std::vector<uint8_t> has_field(chain.num_docs());
+  std::vector<uint8_t> doc_bytes;  // a term's streams, copied (CopyStream)
+  std::vector<uint8_t> prox_bytes;
   // The field's norm of each document, for the postings' impacts (1 for
   // every document of a field without norms).
   std::vector<uint8_t> norms(chain.num_docs());
@@ -86,28 +109,76 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
     const auto write_start = Clock::now();
     if (stats != nullptr)
       stats->sort_seconds += std::chrono::duration<double>(write_start - sort_start).count();
-    std::fill(has_field.begin(), has_field.end(), false);
+    std::fill(has_field.begin(), has_field.end(), 0);
     uint32_t doc_count = 0;
+    const bool freqs = HasFreqs(field.type.index_options);
     const bool positions = HasPositions(field.type.index_options);
+    const bool offsets = HasOffsets(field.type.index_options);
     for (uint32_t doc = 0; doc < chain.num_docs(); ++doc) {
       norms[doc] = field.type.has_norms() ? chain.norm(field.number, doc) : 1;
     }
+    auto add_doc = [&](uint32_t doc, uint32_t freq) {
+      pw.AddDoc(doc, freq, norms[doc]);
+      doc_count += has_field[doc] ^ 1;
+      has_field[doc] = 1;
+    };
     pw.StartField(field);
     for (uint32_t term_id : ids) {
       pw.StartTerm();
-      InMemoryPostingsIterator it(*p, term_id);
-      while (it.NextDoc()) {
-        pw.AddDoc(it.doc(), it.freq(), norms[it.doc()]);
-        if (!has_field[it.doc()]) {
-          has_field[it.doc()] = true;
-          ++doc_count;
-        }
-        if (positions) {
+      if (p->has_payloads()) {
+        InMemoryPostingsIterator it(*p, term_id);
+        while (it.NextDoc()) {
+          add_doc(it.doc(), it.freq());
           for (uint32_t i = 0; i < it.freq(); ++i) {
             it.NextPosition();
             pw.AddPosition(it.position(), it.start_offset(), it.end_offset(), it.payload());
           }
         }
+      } else {
+        // Without payloads every stored delta is what the postings writer
+        // stores: feed them as they are (AddPositionDeltas), from contiguous
+        // copies of the streams.
+        const auto& terms = p->terms();
+        CopyStream(terms.StreamReader(term_id, PostingsWriterPerField::kDocStream), &doc_bytes);
+        if (positions) {
+          CopyStream(terms.StreamReader(term_id, PostingsWriterPerField::kPositionStream),
+                     &prox_bytes);
+        }
+        const uint8_t* d = doc_bytes.data();
+        const uint8_t* const d_end = d + doc_bytes.size();
+        const uint8_t* x = prox_bytes.data();
+        const uint8_t* const x_end = x + (positions ? prox_bytes.size() : 0);
+        auto add_positions = [&](uint32_t freq) {
+          for (uint32_t i = 0; i < freq; ++i) {
+            const uint32_t position_delta = ReadStreamVInt(&x, x_end) >> 1;
+            uint32_t start_delta = 0;
+            uint32_t length = 0;
+            if (offsets) {
+              start_delta = ReadStreamVInt(&x, x_end);
+              length = ReadStreamVInt(&x, x_end);
+            }
+            pw.AddPositionDeltas(position_delta, {}, start_delta, length);
+          }
+        };
+        uint32_t doc = 0;
+        while (d != d_end) {
+          const uint32_t code = ReadStreamVInt(&d, d_end);
+          uint32_t freq = 1;
+          if (!freqs) {
+            doc += code;
+          } else {
+            doc += code >> 1;
+            if ((code & 1) == 0) freq = ReadStreamVInt(&d, d_end);
+          }
+          add_doc(doc, freq);
+          if (positions) add_positions(freq);
+        }
+        // The term's last doc is still pending in its state.
+        const PostingState& state = terms.state(term_id);
+        const uint32_t freq = freqs ? state.term_freq : 1;
+        add_doc(state.last_doc_id, freq);
+        if (positions) add_positions(freq);
+        if (x != x_end) std::abort();  // written by this process: a bug
       }
       if (absl::Status s = pw.FinishTerm(p->terms().term(term_id)); !s.ok()) return s;
     }
