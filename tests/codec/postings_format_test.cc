@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "codec/byte_io.h"
 #include "gtest/gtest.h"
 #include "scratch_dir.h"
 #include "test_seed.h"
@@ -192,6 +193,127 @@ TEST(PostingsFormatTest, RoundTripsEveryOptionAndSkipsBlocks) {
     }
   }
   EXPECT_GT(skipped, 0u) << "Advance never used the skip headers";
+}
+
+// Terms of fewer than 128 docs and positions are written whole as VInt
+// tails: their bytes must be exactly what a plain encoder writes
+// (docs/format.md), term after term, for every option.
+TEST(PostingsFormatTest, TailsAreThePlainVInts) {
+  Random rng(testing::TestSeed(4444));
+  testing::ScratchDir scratch;
+  auto dir = scratch.Open();
+  SegmentId id{};
+  id[0] = 9;
+  auto put = [](std::string* out, uint32_t v) {
+    while (v >= 0x80) {
+      out->push_back(static_cast<char>(v | 0x80));
+      v >>= 7;
+    }
+    out->push_back(static_cast<char>(v));
+  };
+  std::vector<std::pair<FieldInfo, Model>> fields;
+  uint32_t number = 0;
+  for (IndexOptions o :
+       {IndexOptions::kDocs, IndexOptions::kDocsAndFreqs, IndexOptions::kDocsAndFreqsAndPositions,
+        IndexOptions::kDocsAndFreqsAndPositionsAndOffsets}) {
+    for (bool payloads : {false, true}) {
+      if (payloads && !HasPositions(o)) continue;
+      const FieldType type = TypeFor(o, payloads);
+      Model model;
+      for (int t = 0; t < 200; ++t) {
+        std::string term(rng.Range(1, 6), 'a');
+        for (char& c : term) c = static_cast<char>(rng.Uniform(256));
+        std::vector<Doc> docs;
+        uint32_t doc = static_cast<uint32_t>(rng.Uniform(100000));
+        size_t positions = 0;
+        const size_t n = rng.Range(1, 40);
+        for (size_t i = 0; i < n && positions < 100; ++i) {
+          Doc d{doc, HasFreqs(o) ? static_cast<uint32_t>(rng.Range(1, 3)) : 1, {}};
+          uint32_t position = static_cast<uint32_t>(rng.Uniform(300));
+          uint32_t start = static_cast<uint32_t>(rng.Uniform(300));
+          for (uint32_t f = 0; HasPositions(o) && f < d.freq; ++f, ++positions) {
+            Pos p{position, HasOffsets(o) ? start : 0, 0, ""};
+            if (HasOffsets(o)) p.end = start + static_cast<uint32_t>(rng.Uniform(300));
+            if (payloads && rng.Bernoulli(0.4)) p.payload.assign(rng.Range(1, 4), 'p');
+            d.positions.push_back(p);
+            position += static_cast<uint32_t>(rng.Uniform(200000));
+            start += static_cast<uint32_t>(rng.Uniform(200000));
+          }
+          docs.push_back(d);
+          doc += static_cast<uint32_t>(rng.Range(1, 300000));
+        }
+        model[term] = docs;
+      }
+      fields.push_back({FieldInfo{"f" + std::to_string(number), number, type}, model});
+      ++number;
+    }
+  }
+  Write(dir.get(), id, fields);
+  auto terms = TermsReader::Open(dir.get(), "_0", id);
+  ASSERT_TRUE(terms.ok()) << terms.status();
+  auto doc_in = OpenInput(dir.get(), "_0.doc");
+  auto pos_in = OpenInput(dir.get(), "_0.pos");
+  ASSERT_TRUE(doc_in.ok() && pos_in.ok());
+  const std::span<const uint8_t> doc_file = Body(*doc_in);
+  const std::span<const uint8_t> pos_file = Body(*pos_in);
+  for (const auto& [info, model] : fields) {
+    const IndexOptions o = info.type.index_options;
+    TermDictCursor cursor = (*terms)->Field(info.number)->NewCursor();
+    uint64_t doc_end = 0;  // where the previous term's bytes ended
+    uint64_t pos_end = 0;
+    bool first = true;
+    for (const auto& [term, docs] : model) {
+      auto found = cursor.SeekExact(term);
+      ASSERT_TRUE(found.ok() && *found);
+      const TermStats& stats = cursor.stats();
+      std::string doc_bytes;
+      std::string pos_bytes;
+      uint32_t previous = 0;
+      for (const Doc& d : docs) {
+        const uint32_t delta = d.doc - previous;
+        previous = d.doc;
+        if (!HasFreqs(o)) {
+          put(&doc_bytes, delta);
+        } else if (d.freq == 1) {
+          put(&doc_bytes, delta << 1 | 1);
+        } else {
+          put(&doc_bytes, delta << 1);
+          put(&doc_bytes, d.freq);
+        }
+        uint32_t last_position = 0;
+        uint32_t last_start = 0;
+        for (const Pos& p : d.positions) {
+          put(&pos_bytes, p.position - last_position);
+          last_position = p.position;
+          if (info.type.payloads) {
+            put(&pos_bytes, static_cast<uint32_t>(p.payload.size()));
+            pos_bytes += p.payload;
+          }
+          if (HasOffsets(o)) {
+            put(&pos_bytes, p.start - last_start);
+            put(&pos_bytes, p.end - p.start);
+            last_start = p.start;
+          }
+        }
+      }
+      if (docs.size() == 1) doc_bytes.clear();  // the dictionary keeps a singleton's doc
+      if (!first) {
+        ASSERT_EQ(stats.doc_offset, doc_end) << info.name << " " << term.size();
+        if (HasPositions(o)) ASSERT_EQ(stats.pos_offset, pos_end) << info.name;
+      }
+      first = false;
+      ASSERT_LE(stats.doc_offset + doc_bytes.size(), doc_file.size());
+      EXPECT_EQ(AsChars(doc_file.subspan(stats.doc_offset, doc_bytes.size())), doc_bytes)
+          << info.name;
+      doc_end = stats.doc_offset + doc_bytes.size();
+      if (HasPositions(o)) {
+        ASSERT_LE(stats.pos_offset + pos_bytes.size(), pos_file.size());
+        EXPECT_EQ(AsChars(pos_file.subspan(stats.pos_offset, pos_bytes.size())), pos_bytes)
+            << info.name;
+        pos_end = stats.pos_offset + pos_bytes.size();
+      }
+    }
+  }
 }
 
 TEST(PostingsFormatTest, DamagedPostingsNeverCrash) {
