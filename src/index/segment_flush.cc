@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -62,13 +63,19 @@ double Seconds(Clock::time_point since) {
   return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
-// Copies the rest of a term's in-memory stream into *out. A stream's slices
+// Copies the rest of a term's in-memory stream to the start of *buffer
+// (grown as needed, never shrunk) and returns its length. A stream's slices
 // hold 1 to 196 bytes each; decoding from one contiguous copy costs less than
 // following the links value by value.
-void CopyStream(SliceReader reader, std::vector<uint8_t>* out) {
-  out->clear();
+size_t CopyStream(SliceReader reader, std::vector<uint8_t>* buffer) {
+  size_t n = 0;
   const uint8_t* data;
-  while (size_t n = reader.NextChunk(&data)) out->insert(out->end(), data, data + n);
+  while (size_t chunk = reader.NextChunk(&data)) {
+    if (n + chunk > buffer->size()) buffer->resize(std::max(2 * buffer->size(), n + chunk));
+    std::memcpy(buffer->data() + n, data, chunk);
+    n += chunk;
+  }
+  return n;
 }
 
 // A VInt of a copied stream. The streams were written by this process: a
@@ -96,8 +103,8 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
   for (const std::string& name : (*postings)->file_names()) files->push_back(name);
   PostingsWriter& pw = **postings;
   std::vector<uint8_t> has_field(chain.num_docs());
-  std::vector<uint8_t> doc_bytes;  // a term's streams, copied (CopyStream)
-  std::vector<uint8_t> prox_bytes;
+  std::vector<uint8_t> doc_bytes(256);  // a term's streams, copied (CopyStream)
+  std::vector<uint8_t> prox_bytes(256);
   // The field's norm of each document, for the postings' impacts (1 for
   // every document of a field without norms).
   std::vector<uint8_t> norms(chain.num_docs());
@@ -139,15 +146,17 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
         // stores: feed them as they are (AddPositionDeltas), from contiguous
         // copies of the streams.
         const auto& terms = p->terms();
-        CopyStream(terms.StreamReader(term_id, PostingsWriterPerField::kDocStream), &doc_bytes);
-        if (positions) {
-          CopyStream(terms.StreamReader(term_id, PostingsWriterPerField::kPositionStream),
-                     &prox_bytes);
-        }
+        const size_t doc_length =
+            CopyStream(terms.StreamReader(term_id, PostingsWriterPerField::kDocStream), &doc_bytes);
+        const size_t prox_length =
+            positions
+                ? CopyStream(terms.StreamReader(term_id, PostingsWriterPerField::kPositionStream),
+                             &prox_bytes)
+                : 0;
         const uint8_t* d = doc_bytes.data();
-        const uint8_t* const d_end = d + doc_bytes.size();
+        const uint8_t* const d_end = d + doc_length;
         const uint8_t* x = prox_bytes.data();
-        const uint8_t* const x_end = x + (positions ? prox_bytes.size() : 0);
+        const uint8_t* const x_end = x + prox_length;
         auto add_positions = [&](uint32_t freq) {
           for (uint32_t i = 0; i < freq; ++i) {
             const uint32_t position_delta = ReadStreamVInt(&x, x_end) >> 1;
