@@ -126,29 +126,47 @@ void PostingsWriter::EmitPosBlock() {
   pos_n_ = 0;
 }
 
-// The tails are encoded into a local buffer and written at once: through
-// IndexOutput's per-value writes, every byte stored would make the compiler
-// reload the output's cursor.
+// Tails of more than a few values are encoded into a local buffer and
+// written at once: through IndexOutput's per-value writes, every byte stored
+// would make the compiler reload the output's cursor. For one or two values
+// the memcpy into the output would cost more than that.
+constexpr size_t kBufferedTailMin = 3;
+
 void PostingsWriter::WriteDocTail() {
-  uint8_t buf[2 * kForBlockSize * 5];  // <= 2 VInt32s per doc
-  uint8_t* out = buf;
+  if (doc_n_ >= kBufferedTailMin) {
+    uint8_t buf[2 * kForBlockSize * 5];  // <= 2 VInt32s per doc
+    uint8_t* out = buf;
+    for (size_t i = 0; i < doc_n_; ++i) {
+      if (!has_freqs_) {
+        out += EncodeVInt(docs_[i], out);
+      } else if (freqs_[i] == 1) {
+        out += EncodeVInt(docs_[i] << 1 | 1, out);
+      } else {
+        out += EncodeVInt(docs_[i] << 1, out);
+        out += EncodeVInt(freqs_[i], out);
+      }
+    }
+    doc_out_->WriteBytes(buf, static_cast<size_t>(out - buf));
+    doc_n_ = 0;
+    return;
+  }
+  IndexOutput& o = *doc_out_;
   for (size_t i = 0; i < doc_n_; ++i) {
     if (!has_freqs_) {
-      out += EncodeVInt(docs_[i], out);
+      o.WriteVInt32(docs_[i]);
     } else if (freqs_[i] == 1) {
-      out += EncodeVInt(docs_[i] << 1 | 1, out);
+      o.WriteVInt32(docs_[i] << 1 | 1);
     } else {
-      out += EncodeVInt(docs_[i] << 1, out);
-      out += EncodeVInt(freqs_[i], out);
+      o.WriteVInt32(docs_[i] << 1);
+      o.WriteVInt32(freqs_[i]);
     }
   }
-  doc_out_->WriteBytes(buf, static_cast<size_t>(out - buf));
   doc_n_ = 0;
 }
 
 void PostingsWriter::WritePosTail() {
   IndexOutput& o = *pos_out_;
-  if (!has_payloads_) {
+  if (!has_payloads_ && pos_n_ >= kBufferedTailMin) {
     uint8_t buf[3 * kForBlockSize * 5];  // <= 3 VInt32s per position
     uint8_t* out = buf;
     for (size_t i = 0; i < pos_n_; ++i) {
@@ -165,9 +183,11 @@ void PostingsWriter::WritePosTail() {
   size_t payload_at = 0;
   for (size_t i = 0; i < pos_n_; ++i) {
     o.WriteVInt32(pos_deltas_[i]);
-    o.WriteVInt32(payload_lengths_[i]);
-    o.WriteBytes(payload_bytes_.data() + payload_at, payload_lengths_[i]);
-    payload_at += payload_lengths_[i];
+    if (has_payloads_) {
+      o.WriteVInt32(payload_lengths_[i]);
+      o.WriteBytes(payload_bytes_.data() + payload_at, payload_lengths_[i]);
+      payload_at += payload_lengths_[i];
+    }
     if (has_offsets_) {
       o.WriteVInt32(start_deltas_[i]);
       o.WriteVInt32(offset_lengths_[i]);
