@@ -480,9 +480,12 @@ void PostingsSeeds(const SegmentReader& segment, Corpus& corpus) {
   }
 }
 
-// Long postings written by PostingsWriter directly: a term in 1500 docs
-// (11 full doc blocks, so Advance() skips long runs of blocks by their
-// headers, prefetching on the way) with positions, offsets and payloads.
+// Long postings written by PostingsWriter directly: a term in 2600 docs
+// (20 full doc blocks: two groups of 8 under level-1 skip headers, then 4
+// blocks and a tail of 40 docs, so Advance() skips groups and runs of blocks
+// by their headers, prefetching on the way) with positions, offsets and
+// payloads, and norms for the impacts; each seeded for plain advances and
+// for the pruning calls (AdvanceShallow, AdvanceFiltered).
 void LongPostingsSeeds(Corpus& corpus) {
   MemDirectory dir;
   FieldInfo field;
@@ -494,13 +497,13 @@ void LongPostingsSeeds(Corpus& corpus) {
   Random rng(17);
   writer->StartField(field);
   for (const char* term : {"big", "small"}) {
-    const uint32_t docs = term[0] == 'b' ? 1500 : 40;
+    const uint32_t docs = term[0] == 'b' ? 2600 : 40;
     writer->StartTerm();
     uint32_t doc = 0;
     for (uint32_t i = 0; i < docs; ++i) {
       doc += 1 + static_cast<uint32_t>(rng.Uniform(3));
       const uint32_t freq = 1 + static_cast<uint32_t>(rng.Uniform(3));
-      writer->AddDoc(doc, freq);
+      writer->AddDoc(doc, freq, static_cast<uint8_t>(1 + rng.Uniform(40)));
       uint32_t position = 0;
       uint32_t offset = 0;
       for (uint32_t f = 0; f < freq; ++f) {
@@ -518,16 +521,18 @@ void LongPostingsSeeds(Corpus& corpus) {
   const std::string pos_file = Must(dir.Get("_1.pos"), "pos");
   TermDictCursor cursor = terms->Field(0)->NewCursor();
   while (Must(cursor.Next(), "term dictionary next")) {
-    PostingsInput input;
-    input.type = field.type;
-    input.stats = cursor.stats();
-    input.doc_bytes = std::string_view(doc_file).substr(0, doc_file.size() - kFooterLength);
-    input.pos_bytes = std::string_view(pos_file).substr(0, pos_file.size() - kFooterLength);
-    input.mode = PostingsInput::kAdvanceBy;
-    input.step = 1200;
-    input.positions = PostingsInput::kSparse;
-    input.skip_prefetch = true;
-    corpus.Add("postings", input.Encode());
+    for (PostingsInput::Mode mode : {PostingsInput::kAdvanceBy, PostingsInput::kPruning}) {
+      PostingsInput input;
+      input.type = field.type;
+      input.stats = cursor.stats();
+      input.doc_bytes = std::string_view(doc_file).substr(0, doc_file.size() - kFooterLength);
+      input.pos_bytes = std::string_view(pos_file).substr(0, pos_file.size() - kFooterLength);
+      input.mode = mode;
+      input.step = mode == PostingsInput::kAdvanceBy ? 1200 : 1602;  // pruning: freq threshold 2
+      input.positions = PostingsInput::kSparse;
+      input.skip_prefetch = mode == PostingsInput::kAdvanceBy;
+      corpus.Add("postings", input.Encode());
+    }
   }
 }
 

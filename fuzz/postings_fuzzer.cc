@@ -8,7 +8,10 @@
 // Advance() (by the step, or to the current doc + step), reading the
 // positions, offsets and payloads of all, every 50th or no doc, or only the
 // first of each (bounded: at most 2^16 docs and 2^18 positions per input),
-// where all of a doc's are read optionally in one ReadPositions call.
+// where all of a doc's are read optionally in one ReadPositions call;
+// or with the pruning calls (TermImpacts, ReadSkipGroups, AdvanceShallow,
+// AdvanceFiltered with a freq-threshold filter). The doc bytes are read as
+// the current .doc version or as version 2 (no level-1 skip headers).
 // With the skip-prefetch flag the doc bytes are a file read through an
 // IndexInput that the enum prefetches through while Advance() skips. Errors are fine;
 // crashes, out-of-bounds reads and undefined behaviour are not.
@@ -47,6 +50,35 @@ bool MaybeReadPositions(Cursor& postings, std::vector<uint32_t>* out) {
   }
 }
 
+// Reads the level-1 skip headers where the library has them (.doc version
+// 3; the target builds either way).
+template <typename Enum>
+uint64_t MaybeReadSkipGroups(Enum& postings) {
+  if constexpr (requires { typename Enum::SkipGroup; }) {
+    std::vector<typename Enum::SkipGroup> groups;
+    if (postings.ReadSkipGroups(&groups)) return groups.size();
+  }
+  return 0;
+}
+
+// Skips a block or group unless its frontier has a freq above the threshold
+// (monotone, as the cursor requires of a filter).
+class FreqFilter final : public invert::PostingsCursor::BlockFilter {
+ public:
+  explicit FreqFilter(uint32_t threshold) : threshold_(threshold) {}
+  Verdict Judge(const uint8_t* impacts, const uint8_t* end) override {
+    uint32_t best = 0;
+    if (!invert::ForEachImpact(impacts, end,
+                               [&best](uint32_t freq, uint8_t) { best = std::max(best, freq); })) {
+      return Verdict::kCorrupt;
+    }
+    return best > threshold_ ? Verdict::kDecode : Verdict::kSkip;
+  }
+
+ private:
+  uint32_t threshold_;
+};
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -67,9 +99,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     doc = doc_input->bytes();
   }
 
-  PostingsCursor postings(doc, pos.span(), input.stats, input.type);
+  PostingsCursor postings(doc, pos.span(), input.stats, input.type,
+                          input.version2 ? 2u : kDocFormatVersion);  // 2: no level-1 headers
   if (doc_input.has_value()) MaybeSetSkipPrefetch(postings, &*doc_input);
   volatile uint64_t sink = 0;
+  FreqFilter filter(input.step % 8);
+  if (input.mode == fuzz::PostingsInput::kPruning) {
+    std::vector<Impact> impacts;
+    if (postings.TermImpacts(&impacts)) sink = sink + impacts.size();
+    sink = sink + MaybeReadSkipGroups(postings);
+  }
   uint64_t positions = 0;
   uint32_t last = 0;
   std::vector<uint32_t> bulk;
@@ -83,6 +122,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         more = postings.Advance(static_cast<uint32_t>(std::min<uint64_t>(
             static_cast<uint64_t>(i) * input.step, PostingsCursor::kNoMoreDocs - 1)));
         break;
+      case fuzz::PostingsInput::kPruning: {
+        // Targets past the cursor's doc, as AdvanceShallow requires.
+        const uint32_t target = static_cast<uint32_t>(std::min<uint64_t>(
+            uint64_t{last} + 1 + input.step % 5000, PostingsCursor::kNoMoreDocs - 1));
+        sink = sink + postings.AdvanceShallow(target) + postings.impacts().size();
+        more = (i % 3 == 2) ? postings.NextDoc() : postings.AdvanceFiltered(target, &filter);
+        break;
+      }
       default:
         more = (i % 2 == 0) ? postings.NextDoc()
                             : postings.Advance(static_cast<uint32_t>(std::min<uint64_t>(

@@ -4,7 +4,10 @@
 //   index_options:u8   % 4 + 1: kDocs .. kDocsAndFreqsAndPositionsAndOffsets
 //   flags:u8           bit 0 payloads, bit 1 singleton_doc present,
 //                      bits 2-3 mode (0 NextDoc, 1 Advance(i * step),
-//                      2 and 3 NextDoc and Advance(doc + step) in turn),
+//                      2 NextDoc and Advance(doc + step) in turn, 3 the
+//                      pruning calls: TermImpacts and ReadSkipGroups, then
+//                      AdvanceShallow, AdvanceFiltered (a freq threshold
+//                      from step) and NextDoc in turn),
 //                      bits 4-5 positions read (0 all, 1 those of every
 //                      50th doc, 2 the first of each doc, 3 none), so that
 //                      whole position blocks also get skipped;
@@ -16,6 +19,8 @@
 //                      read (when the library has it)
 //   doc_freq:u32 total_term_freq:u64 doc_offset:u64 pos_offset:u64
 //   pay_offset:u64 singleton_doc:u32 step:u32 doc_length:u32
+//   (step's bit 31: read the doc bytes as .doc version 2, with no level-1
+//   skip headers, instead of the current version; the step is bits 0-30)
 //   doc bytes (doc_length, or what is left), pos bytes (the rest)
 // All little-endian; a short input reads as zeros.
 #ifndef INVERT_FUZZ_POSTINGS_INPUT_H_
@@ -33,7 +38,7 @@
 namespace invert::fuzz {
 
 struct PostingsInput {
-  enum Mode : uint8_t { kNextDoc = 0, kAdvanceBy = 1, kMixed = 2 };
+  enum Mode : uint8_t { kNextDoc = 0, kAdvanceBy = 1, kMixed = 2, kPruning = 3 };
   enum Positions : uint8_t { kAll = 0, kSparse = 1, kFirstOnly = 2, kNone = 3 };
 
   FieldType type;
@@ -42,6 +47,7 @@ struct PostingsInput {
   Positions positions = kAll;
   bool skip_prefetch = false;
   bool bulk_positions = false;
+  bool version2 = false;
   uint32_t step = 0;
   std::string_view doc_bytes;
   std::string_view pos_bytes;
@@ -60,11 +66,13 @@ struct PostingsInput {
     const uint32_t singleton = in.U32();
     if ((flags & 2) != 0) r.stats.singleton_doc = singleton;
     const uint8_t mode = (flags >> 2) & 3;
-    r.mode = mode >= kMixed ? kMixed : static_cast<Mode>(mode);
+    r.mode = static_cast<Mode>(mode);
     r.positions = static_cast<Positions>((flags >> 4) & 3);
     r.skip_prefetch = (flags & 0x40) != 0;
     r.bulk_positions = (flags & 0x80) != 0;
-    r.step = in.U32();
+    const uint32_t step = in.U32();
+    r.version2 = (step >> 31) != 0;
+    r.step = step & 0x7fffffffU;
     const uint32_t doc_length = in.U32();
     r.doc_bytes = in.Bytes(doc_length);
     r.pos_bytes = in.Rest();
@@ -86,7 +94,7 @@ struct PostingsInput {
     PutU64(&out, stats.pos_offset);
     PutU64(&out, stats.pay_offset);
     PutU32(&out, stats.singleton_doc.value_or(0));
-    PutU32(&out, step);
+    PutU32(&out, step | (version2 ? 0x80000000U : 0));
     PutU32(&out, static_cast<uint32_t>(doc_bytes.size()));
     out.append(doc_bytes);
     out.append(pos_bytes);

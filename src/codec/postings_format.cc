@@ -72,40 +72,100 @@ void PostingsWriter::StartTerm() {
   doc_n_ = 0;
   pos_n_ = 0;
   payload_bytes_.clear();
+  // FinishTerm wrote the blocks the last term held, so the group is empty
+  // (unless a term with documents was abandoned, which is not allowed:
+  // they are dropped); it starts at doc 0 and at the term's .pos offset.
+  if (group_n_ != 0) {
+    group_n_ = 0;
+    FlushGroupBlocks();
+  }
+  group_base_doc_ = 0;
+  group_pos_fp_ = stats_.pos_offset;
 }
+
+namespace {
+
+void AppendVInt(uint64_t value, std::string* out) {
+  uint8_t buf[kMaxVInt64Bytes];
+  out->append(reinterpret_cast<const char*>(buf), EncodeVInt(value, buf));
+}
+
+}  // namespace
 
 void PostingsWriter::EmitDocBlock() {
   // Deltas in docs_ are from the previous doc; the first of the block is
-  // from the previous block's last doc, as the format wants.
-  scratch_.clear();
-  EncodeForBlock(docs_, &scratch_);
+  // from the previous block's last doc, as the format wants. The block goes
+  // to the group being held (EmitGroup, FlushGroupBlocks write it).
+  const size_t data_start = group_data_.size();
+  EncodeForBlock(docs_, &group_data_);
   uint64_t freq_sum = 0;
   if (has_freqs_) {
-    EncodeForBlock(freqs_, &scratch_);
+    EncodeForBlock(freqs_, &group_data_);
     for (size_t i = 0; i < kForBlockSize; ++i) block_impacts_.Add(freqs_[i], norms_[i]);
     block_impacts_.Take(&frontier_);
+    group_impacts_.Add(frontier_);
     impact_bytes_.clear();
     EncodeImpacts(frontier_, &impact_bytes_);
   }
   for (uint32_t f : freqs_) freq_sum += f;
-  IndexOutput& o = *doc_out_;
-  o.WriteVInt32(last_doc_ - block_base_doc_);
-  o.WriteVInt32(static_cast<uint32_t>(scratch_.size()));
+  std::string& h = group_headers_;
+  AppendVInt(last_doc_ - block_base_doc_, &h);
+  AppendVInt(group_data_.size() - data_start, &h);
   if (has_positions_) {
     // All positions of this block's docs were added: the .pos pointer and
     // the buffered count are where the next doc's positions start.
-    o.WriteVInt64(freq_sum);
+    AppendVInt(freq_sum, &h);
     const uint64_t fp = pos_out_->file_pointer();
-    o.WriteVInt64(fp - last_skip_pos_fp_);
+    AppendVInt(fp - last_skip_pos_fp_, &h);
     last_skip_pos_fp_ = fp;
+    group_freq_sum_ += freq_sum;
   }
   if (has_freqs_) {
+    AppendVInt(impact_bytes_.size(), &h);
+    h += impact_bytes_;
+  }
+  header_end_[group_n_] = static_cast<uint32_t>(h.size());
+  data_end_[group_n_] = static_cast<uint32_t>(group_data_.size());
+  block_base_doc_ = last_doc_;
+  doc_n_ = 0;
+  if (++group_n_ == kSkipGroupBlocks) EmitGroup();
+}
+
+void PostingsWriter::EmitGroup() {
+  IndexOutput& o = *doc_out_;
+  o.WriteVInt32(last_doc_ - group_base_doc_);
+  o.WriteVInt32(static_cast<uint32_t>(group_headers_.size() + group_data_.size()));
+  if (has_positions_) {
+    o.WriteVInt64(group_freq_sum_);
+    o.WriteVInt64(last_skip_pos_fp_ - group_pos_fp_);
+  }
+  if (has_freqs_) {
+    group_impacts_.Take(&frontier_);
+    impact_bytes_.clear();
+    EncodeImpacts(frontier_, &impact_bytes_);
     o.WriteVInt32(static_cast<uint32_t>(impact_bytes_.size()));
     o.WriteBytes(impact_bytes_.data(), impact_bytes_.size());
   }
-  o.WriteBytes(scratch_.data(), scratch_.size());
-  block_base_doc_ = last_doc_;
-  doc_n_ = 0;
+  FlushGroupBlocks();
+}
+
+void PostingsWriter::FlushGroupBlocks() {
+  IndexOutput& o = *doc_out_;
+  uint32_t header_at = 0;
+  uint32_t data_at = 0;
+  for (size_t i = 0; i < group_n_; ++i) {
+    o.WriteBytes(group_headers_.data() + header_at, header_end_[i] - header_at);
+    o.WriteBytes(group_data_.data() + data_at, data_end_[i] - data_at);
+    header_at = header_end_[i];
+    data_at = data_end_[i];
+  }
+  group_headers_.clear();
+  group_data_.clear();
+  group_n_ = 0;
+  group_base_doc_ = last_doc_;
+  group_freq_sum_ = 0;
+  group_pos_fp_ = last_skip_pos_fp_;
+  if (!group_impacts_.empty()) group_impacts_.Take(&frontier_);
 }
 
 void PostingsWriter::EmitPosBlock() {
@@ -204,10 +264,10 @@ absl::Status PostingsWriter::FinishTerm(std::string_view term) {
   if (stats_.doc_freq == 1) {
     stats_.singleton_doc = first_doc_;
     doc_n_ = 0;
-  } else if (doc_n_ == kForBlockSize) {
-    EmitDocBlock();
   } else {
-    WriteDocTail();
+    if (doc_n_ == kForBlockSize) EmitDocBlock();
+    if (group_n_ > 0) FlushGroupBlocks();  // fewer than 8 full blocks since the last group
+    WriteDocTail();                        // no-op when the last block was full
   }
   if (has_positions_ && pos_n_ > 0) WritePosTail();
   if (!has_freqs_) stats_.total_term_freq = stats_.doc_freq;
@@ -275,6 +335,7 @@ PostingsCursor::PostingsCursor(std::span<const uint8_t> doc_file, std::span<cons
       has_offsets_(HasOffsets(type.index_options)),
       has_payloads_(type.payloads && HasPositions(type.index_options)),
       has_impacts_(doc_version > kDocVersionNoImpacts && HasFreqs(type.index_options)),
+      has_groups_(doc_version > kDocVersionImpacts),
       docs_left_(stats.doc_freq) {
   Reset(stats);
 }
@@ -348,16 +409,22 @@ bool PostingsCursor::Fail(const char* what) {
 
 namespace {
 
-// A full block's skip header, read from *p (left after it). False if it is
-// truncated or its block runs past `end`.
+// A full block's skip header, or a group's level-1 header (the same fields,
+// with VLongs up to 8 blocks' worth), read from *p (left after it). False if
+// it is truncated or its block (group) runs past `end`.
 struct SkipHeader {
   uint32_t last_delta = 0;
   uint32_t bytes = 0;
-  uint32_t freq_sum = 0;
-  uint32_t pos_fp_delta = 0;
+  uint64_t freq_sum = 0;
+  uint64_t pos_fp_delta = 0;
   const uint8_t* impacts = nullptr;
   uint32_t impact_bytes = 0;
 };
+
+// The largest freq_sum and pos_fp_delta a level-0 header may hold, and a
+// level-1 header (8 blocks' worth): sums of them never wrap.
+constexpr uint64_t kMaxBlockPosMove = UINT32_MAX;
+constexpr uint64_t kMaxGroupPosMove = kMaxBlockPosMove * kSkipGroupBlocks;
 
 // out[i] = base + in[0] + ... + in[i] for i < n, modulo 2^32 (in == out is
 // fine); returns the last sum (base when n is 0). SSE2 (every x86-64): 4
@@ -406,18 +473,15 @@ inline size_t FirstAtLeast(const std::array<uint32_t, kForBlockSize>& a, size_t 
   return i;
 }
 
+template <uint64_t kMaxPosMove = kMaxBlockPosMove>
 inline bool ParseSkipHeader(const uint8_t** p, const uint8_t* end, bool positions, bool impacts,
                             SkipHeader* h) {
   if (!DecodeVInt32(p, end, &h->last_delta) || !DecodeVInt32(p, end, &h->bytes)) return false;
   if (positions) {
-    uint64_t fs = 0;
-    uint64_t fp = 0;
-    if (!DecodeVInt64(p, end, &fs) || !DecodeVInt64(p, end, &fp) || fs > UINT32_MAX ||
-        fp > UINT32_MAX) {
+    if (!DecodeVInt64(p, end, &h->freq_sum) || !DecodeVInt64(p, end, &h->pos_fp_delta) ||
+        h->freq_sum > kMaxPosMove || h->pos_fp_delta > kMaxPosMove) {
       return false;
     }
-    h->freq_sum = static_cast<uint32_t>(fs);
-    h->pos_fp_delta = static_cast<uint32_t>(fp);
   }
   if (impacts) {
     if (!DecodeVInt32(p, end, &h->impact_bytes) ||
@@ -428,6 +492,12 @@ inline bool ParseSkipHeader(const uint8_t** p, const uint8_t* end, bool position
     *p += h->impact_bytes;
   }
   return static_cast<uint64_t>(end - *p) >= h->bytes;
+}
+
+// A group's level-1 header (.doc version 3).
+inline bool ParseGroupHeader(const uint8_t** p, const uint8_t* end, bool positions, bool impacts,
+                             SkipHeader* h) {
+  return ParseSkipHeader<kMaxGroupPosMove>(p, end, positions, impacts, h);
 }
 
 // The highest freq among the `docs` VInt-coded docs of a term's tail (fewer
@@ -458,8 +528,8 @@ bool PostingsCursor::ReadSkipHeader(uint32_t* last_delta, uint32_t* bytes, uint3
   }
   *last_delta = h.last_delta;
   *bytes = h.bytes;
-  *freq_sum = h.freq_sum;
-  *pos_fp_delta = h.pos_fp_delta;
+  *freq_sum = static_cast<uint32_t>(h.freq_sum);
+  *pos_fp_delta = static_cast<uint32_t>(h.pos_fp_delta);
   return true;
 }
 
@@ -489,14 +559,18 @@ bool PostingsCursor::TermImpacts(std::vector<Impact>* out) {
   uint64_t left = stats_.doc_freq;
   ImpactSet set;
   std::vector<Impact> block;
-  for (; left >= kForBlockSize; left -= kForBlockSize) {
+  while (left >= kForBlockSize) {
+    // A group by its level-1 header, a block outside groups by its own.
+    const bool group = GroupNext(left);
     SkipHeader h;
-    if (!ParseSkipHeader(&p, doc_end_, has_positions_, true, &h) ||
+    if (!(group ? ParseGroupHeader(&p, doc_end_, has_positions_, true, &h)
+                : ParseSkipHeader(&p, doc_end_, has_positions_, true, &h)) ||
         !DecodeImpacts(h.impacts, h.impacts + h.impact_bytes, &block)) {
       return Fail("bad impacts in a skip header");
     }
     set.Add(block);
     p += h.bytes;
+    left -= group ? kSkipGroupDocs : kForBlockSize;
   }
   uint32_t tail_max = 0;
   if (!TailMaxFreq(p, doc_end_, left, &tail_max)) return Fail("truncated doc tail");
@@ -536,6 +610,26 @@ uint32_t PostingsCursor::AdvanceShallow(uint32_t target) {
   }
   while (left >= kForBlockSize) {
     SkipHeader h;
+    if (GroupNext(left)) {
+      // A group ending before the target is passed by its level-1 header;
+      // else the walk goes on into its blocks' headers (never stopping
+      // between the two levels: one of its blocks holds the target).
+      if (!ParseGroupHeader(&p, doc_end_, has_positions_, true, &h)) {
+        Fail("truncated level-1 skip header or group");
+        return whole_term();
+      }
+      const uint64_t last = uint64_t{base} + h.last_delta;
+      if (last > UINT32_MAX - 1) {
+        Fail("doc id overflow in level-1 skip header");
+        return whole_term();
+      }
+      if (last < target) {
+        p += h.bytes;
+        left -= kSkipGroupDocs;
+        base = static_cast<uint32_t>(last);
+        continue;
+      }
+    }
     if (!ParseSkipHeader(&p, doc_end_, has_positions_, true, &h)) {
       Fail("truncated skip header or block");
       return whole_term();
@@ -582,8 +676,9 @@ bool PostingsCursor::TailImpact(Impact* out) {
   return true;
 }
 
-// Loads the next doc block (or the tail, or the singleton) into the buffer.
-bool PostingsCursor::LoadDocBlock() {
+// Loads the next doc block (or the tail, or the singleton) into the buffer,
+// stepping over a level-1 header first where a group starts.
+bool PostingsCursor::LoadDocBlock(bool at_level0) {
   pos_base_ += block_freq_total_;
   block_freq_total_ = 0;
   buf_i_ = 0;
@@ -596,6 +691,12 @@ bool PostingsCursor::LoadDocBlock() {
     buffered_header_ = nullptr;
     block_freq_total_ = freqs_[0];
   } else if (docs_left_ >= kForBlockSize) {
+    if (!at_level0 && GroupNext(docs_left_)) {
+      SkipHeader g;
+      if (!ParseGroupHeader(&doc_ptr_, doc_end_, has_positions_, has_impacts_, &g)) {
+        return Fail("truncated level-1 skip header or group");
+      }
+    }
     buffered_header_ = doc_ptr_;
     uint32_t last_delta = 0, bytes = 0, freq_sum = 0, pos_fp_delta = 0;
     if (!ReadSkipHeader(&last_delta, &bytes, &freq_sum, &pos_fp_delta)) return false;
@@ -728,15 +829,62 @@ bool PostingsCursor::AdvanceFiltered(uint32_t target, BlockFilter* filter) {
       }
       buf_i_ = buf_n_ - 1;
     }
-    // Whole blocks whose last doc is below the target: skip by header.
+    // Whole groups and blocks whose last doc is below the target, or that
+    // the filter rejects: skip by their headers.
     while (docs_left_ >= kForBlockSize && stats_.doc_freq > 1) {
+      if (GroupNext(docs_left_)) {
+        SkipHeader g;
+        if (!ParseGroupHeader(&doc_ptr_, doc_end_, has_positions_, has_impacts_, &g)) {
+          return Fail("truncated level-1 skip header or group");
+        }
+        const uint64_t last = uint64_t{block_base_} + g.last_delta;
+        if (last > UINT32_MAX - 1) return Fail("doc id overflow in level-1 skip header");
+        bool pass = last < target;
+        if (!pass && filter != nullptr && has_impacts_) {
+          const BlockFilter::Verdict verdict = filter->Judge(g.impacts, g.impacts + g.impact_bytes);
+          if (verdict == BlockFilter::Verdict::kCorrupt) {
+            return Fail("bad impacts in a level-1 skip header");
+          }
+          pass = verdict == BlockFilter::Verdict::kSkip;
+        }
+        if (pass) {
+          // The 8 blocks at once. The positions bookkeeping ends where
+          // passing them one by one would (pos_base_ + block_freq_total_
+          // is the index of the first position after the last block
+          // passed), with the group's positions all in pos_base_.
+          doc_ptr_ += g.bytes;
+          docs_left_ -= kSkipGroupDocs;
+          block_base_ = static_cast<uint32_t>(last);
+          pos_base_ += block_freq_total_ + g.freq_sum;
+          block_freq_total_ = 0;
+          if (has_positions_) {
+            skip_pos_fp_ += g.pos_fp_delta;
+            if (stats_.pos_offset + skip_pos_fp_ > static_cast<uint64_t>(pos_end_ - pos_begin_)) {
+              return Fail("skip pointer past the end of the positions");
+            }
+            pos_ptr_ = pos_begin_ + stats_.pos_offset + skip_pos_fp_;
+            ptr_block_ = pos_base_ / kForBlockSize;
+            decoded_block_ = -1;
+          }
+          buf_n_ = 0;
+          started_ = true;
+          blocks_skipped_ += kSkipGroupBlocks;
+          walked += kSkipGroupBlocks;
+          if (skip_prefetch_ != nullptr && walked >= kSkipPrefetchAfter &&
+              (skip_recheck_ == nullptr || doc_ptr_ >= skip_recheck_)) {
+            SkipPrefetch(walk_start, walked);
+          }
+          continue;
+        }
+        // Else into the group: its blocks' headers follow.
+      }
       const uint8_t* header = doc_ptr_;
       SkipHeader h;
       if (!ParseSkipHeader(&doc_ptr_, doc_end_, has_positions_, has_impacts_, &h)) {
         return Fail("truncated skip header or block");
       }
-      const uint32_t freq_sum = h.freq_sum;
-      const uint32_t pos_fp_delta = h.pos_fp_delta;
+      const uint64_t freq_sum = h.freq_sum;
+      const uint64_t pos_fp_delta = h.pos_fp_delta;
       const uint64_t last = uint64_t{block_base_} + h.last_delta;
       if (last >= target) {
         const BlockFilter::Verdict verdict =
@@ -747,7 +895,7 @@ bool PostingsCursor::AdvanceFiltered(uint32_t target, BlockFilter* filter) {
           return Fail("bad impacts in a skip header");
         }
         if (verdict == BlockFilter::Verdict::kDecode) {
-          doc_ptr_ = header;  // decode this one
+          doc_ptr_ = header;  // decode this one (a group's level-1 header is behind)
           break;
         }
       }
@@ -776,7 +924,9 @@ bool PostingsCursor::AdvanceFiltered(uint32_t target, BlockFilter* filter) {
         SkipPrefetch(walk_start, walked);
       }
     }
-    if (!LoadDocBlock()) {
+    // At a block's own header (a group's level-1 header was read by the
+    // walk), or at the tail.
+    if (!LoadDocBlock(/*at_level0=*/true)) {
       doc_ = kNoMoreDocs;
       return false;
     }
@@ -787,6 +937,54 @@ bool PostingsCursor::AdvanceFiltered(uint32_t target, BlockFilter* filter) {
       return true;
     }
   }
+}
+
+bool PostingsCursor::ReadSkipGroups(std::vector<SkipGroup>* out) {
+  out->clear();
+  if (!status_.ok()) return false;
+  if (!has_groups_ || stats_.doc_freq < kSkipGroupDocs) return true;
+  const uint8_t* p = doc_begin_ + stats_.doc_offset;  // checked by Reset
+  uint64_t left = stats_.doc_freq;
+  uint32_t base = 0;
+  while (left >= kForBlockSize) {
+    SkipHeader h;
+    const bool group = GroupNext(left);
+    SkipGroup* g = nullptr;
+    if (group) {
+      if (!ParseGroupHeader(&p, doc_end_, has_positions_, has_impacts_, &h)) {
+        return Fail("truncated level-1 skip header or group");
+      }
+      g = &out->emplace_back();
+      g->last_doc =
+          static_cast<uint32_t>(std::min<uint64_t>(uint64_t{base} + h.last_delta, UINT32_MAX));
+      g->bytes = h.bytes;
+      g->freq_sum = h.freq_sum;
+      g->pos_fp_delta = h.pos_fp_delta;
+      if (has_impacts_ && !DecodeImpacts(h.impacts, h.impacts + h.impact_bytes, &g->impacts)) {
+        return Fail("bad impacts in a level-1 skip header");
+      }
+    }
+    // The blocks: the group's 8, or one outside groups.
+    const size_t blocks = group ? kSkipGroupBlocks : 1;
+    for (size_t b = 0; b < blocks; ++b) {
+      const uint8_t* header = p;
+      if (!ParseSkipHeader(&p, doc_end_, has_positions_, has_impacts_, &h)) {
+        return Fail("truncated skip header or block");
+      }
+      const uint64_t last = uint64_t{base} + h.last_delta;
+      if (last > UINT32_MAX - 1) return Fail("doc id overflow in skip header");
+      base = static_cast<uint32_t>(last);
+      p += h.bytes;
+      left -= kForBlockSize;
+      if (g != nullptr) {
+        g->blocks_last_doc = base;
+        g->blocks_bytes += static_cast<uint64_t>(p - header);
+        g->blocks_freq_sum += h.freq_sum;
+        g->blocks_pos_fp += h.pos_fp_delta;
+      }
+    }
+  }
+  return true;
 }
 
 bool PostingsCursor::SkipPosBlock() {

@@ -5,7 +5,14 @@
 // _N.doc, per term with doc_freq >= 2 (a term in one document keeps that doc
 // in its dictionary entry and writes nothing here), starting at
 // TermStats::doc_offset:
-//   full blocks of 128 docs, each:
+//   full blocks of 128 docs; in version 3, each run of 8 of them starting
+//   at block 8g (g = 0, 1, ...) with 8g + 8 <= floor(doc_freq / 128) is a
+//   group, preceded by a level-1 skip header:
+//     VInt(last doc of the group - last doc before it (0 at first)),
+//     VInt(group_bytes: the 8 blocks, headers included),
+//     [VLong(freq_sum), VLong(pos_fp_delta)]  over the group, if positions
+//     [VInt(impact_bytes), impacts]  the group's frontier, if freqs
+//   each full block:
 //     skip header: VInt(last_doc - previous block's last_doc (0 at first)),
 //                  VInt(block_bytes),
 //                  [VInt(freq_sum), VInt(pos_fp_delta)]       if positions
@@ -18,7 +25,8 @@
 //   pos_fp_delta: how far the .pos pointer moves (from pos_offset, then from
 //   the previous header's) to the block holding the first position after
 //   this doc block; freq_sum: the positions in this block. With both a reader
-//   skips a doc block, and its positions, without decoding either.
+//   skips a doc block, and its positions, without decoding either; with a
+//   level-1 header, 8 blocks at once.
 //   impacts: the block's competitive (freq, norm) pairs (codec/impacts.h),
 //   for block-max pruning; version 1 files have none.
 // _N.pos, per term (if positions), starting at TermStats::pos_offset: the
@@ -66,10 +74,16 @@
 namespace invert {
 
 // .doc versions. Do not change the values: part of the persistent format.
-// 1: no impacts. 2 (written now): every full block of a field with freqs
-// carries its impacts in its skip header.
+// 1: no impacts. 2: every full block of a field with freqs carries its
+// impacts in its skip header. 3 (written now): and every group of 8 full
+// blocks has a level-1 skip header before them. All three are read.
 inline constexpr uint32_t kDocVersionNoImpacts = 1;
-inline constexpr uint32_t kDocFormatVersion = 2;
+inline constexpr uint32_t kDocVersionImpacts = 2;
+inline constexpr uint32_t kDocFormatVersion = 3;
+
+// Version 3's second skip level: full blocks per group, and their docs.
+inline constexpr size_t kSkipGroupBlocks = 8;
+inline constexpr uint64_t kSkipGroupDocs = kSkipGroupBlocks * kForBlockSize;
 
 struct FieldTermsStats {
   uint32_t field_number = 0;
@@ -173,15 +187,21 @@ class PostingsWriter {
   uint64_t doc_bytes() const { return doc_out_->file_pointer(); }
   uint64_t pos_bytes() const { return pos_out_->file_pointer(); }
   // Memory held beyond the fixed-size block buffers: the dictionary not yet
-  // drained, its writer's block and index, and the buffered payload bytes.
+  // drained, its writer's block and index, the buffered payload bytes and
+  // the current group's blocks (at most 8).
   size_t buffered_bytes() const {
-    return dict_.capacity() + payload_bytes_.capacity() +
-           (dict_writer_ != nullptr ? dict_writer_->buffered_bytes() : 0);
+    return dict_.capacity() + payload_bytes_.capacity() + group_headers_.capacity() +
+           group_data_.capacity() + (dict_writer_ != nullptr ? dict_writer_->buffered_bytes() : 0);
   }
 
  private:
   PostingsWriter() = default;
   void EmitDocBlock();
+  // Writes the group's level-1 header and its 8 blocks.
+  void EmitGroup();
+  // Writes the blocks held for a group that will not complete (the term
+  // ended first) as they are, without a level-1 header.
+  void FlushGroupBlocks();
   void EmitPosBlock();
   void WriteDocTail();
   void WritePosTail();
@@ -221,6 +241,22 @@ class PostingsWriter {
   ImpactSet block_impacts_;
   std::vector<Impact> frontier_;
   std::string impact_bytes_;
+  // The current group (.doc version 3): its full blocks are held until the
+  // 8th completes, then written after their level-1 header; what the term
+  // ends with fewer than 8 of is written without one. Each block's skip
+  // header and FOR data are encoded once, into group_headers_ and
+  // group_data_ (block i ends at header_end_[i] / data_end_[i]), and copied
+  // once, to the file: no cost per posting, one copy per block as without
+  // groups.
+  std::string group_headers_;
+  std::string group_data_;
+  std::array<uint32_t, kSkipGroupBlocks> header_end_{};
+  std::array<uint32_t, kSkipGroupBlocks> data_end_{};
+  size_t group_n_ = 0;           // blocks held
+  uint32_t group_base_doc_ = 0;  // last doc before the group
+  uint64_t group_freq_sum_ = 0;  // positions of the held blocks
+  uint64_t group_pos_fp_ = 0;    // last_skip_pos_fp_ before the group
+  ImpactSet group_impacts_;      // the held blocks' frontiers
   // Positions of the current pos block.
   std::array<uint32_t, kForBlockSize> pos_deltas_{};
   std::array<uint32_t, kForBlockSize> payload_lengths_{};
@@ -267,9 +303,14 @@ class PostingsCursor {
   // Skips whole blocks using their headers without decoding them.
   bool Advance(uint32_t target) { return AdvanceFiltered(target, nullptr); }
 
-  // Judges a full block from its encoded impacts (codec/impacts.h,
-  // ForEachImpact) as its skip header is read: kSkip if no doc of the block
-  // can matter to the caller (a pruning scorer: none can be competitive).
+  // Judges a full block, or a group of 8 of them (.doc version 3), from its
+  // encoded impacts (codec/impacts.h, ForEachImpact) as its skip header is
+  // read: kSkip if no doc of the range can matter to the caller (a pruning
+  // scorer: none can be competitive). REQUIRES: a filter that skips a
+  // group's frontier skips every frontier it dominates (freq <=, norm >=
+  // pair by pair: a block's), as a bound that grows with freq and shrinks
+  // with norm does; so passing a group by its level-1 header passes only
+  // blocks the filter would have skipped one by one.
   class BlockFilter {
    public:
     enum class Verdict { kDecode, kSkip, kCorrupt };
@@ -282,8 +323,11 @@ class PostingsCursor {
   // docs >= target and that `filter` judges kSkip are passed over by their
   // headers, undecoded, as if they held no docs: one walk over the headers
   // both bounds and skips (no separate AdvanceShallow walk, no impacts
-  // stored). The buffered block and the term's tail (which has no impacts)
-  // are never judged. kCorrupt fails the cursor. `filter` null: Advance.
+  // stored). At a group of 8 blocks none of which is buffered (version 3)
+  // the group is judged first by its level-1 impacts: kSkip passes all 8
+  // blocks at once, else its blocks are judged one by one. The buffered
+  // block and the term's tail (which has no impacts) are never judged.
+  // kCorrupt fails the cursor. `filter` null: Advance.
   bool AdvanceFiltered(uint32_t target, BlockFilter* filter);
   uint32_t doc() const { return doc_; }
   // 1 when the field does not index freqs.
@@ -328,7 +372,8 @@ class PostingsCursor {
   bool has_impacts() const { return has_impacts_; }
   // Shallow advance: finds the range of the term's docs that holds the first
   // doc >= `target` (for a full block: that block, found by reading skip
-  // headers only, none decoded) and returns its last doc; impacts() then
+  // headers only, none decoded; a version-3 group ending before the target
+  // is passed by its level-1 header) and returns its last doc; impacts() then
   // bounds every doc of the term in [target, returned doc]: none has a
   // (freq, norm) better than one of its pairs (freq >=, norm <=). Past the
   // full blocks (the < 128 docs of the tail, a term of < 128 docs, or no
@@ -340,12 +385,15 @@ class PostingsCursor {
   // The impacts of the range the last AdvanceShallow returned.
   std::span<const Impact> impacts() const { return impacts_; }
   // The term's impacts over all its docs, for whole-term bounds (MaxScore):
-  // the frontier of its blocks' impacts (every skip header read, no block
+  // the frontier of its blocks' impacts (the level-1 header of each group of
+  // 8 blocks and the headers of the blocks outside groups read, no block
   // decoded) and, if the term has a tail, the pair (the tail's highest
   // freq, norm 0), as the tail has no impacts (its freqs are decoded, <= 127
   // VInts). Exact when doc_freq is a multiple of 128. Without block impacts
   // (or < 128 docs): {TermImpactBound()}. Independent of the iterator and of
-  // AdvanceShallow. Cost: one header per 128 docs. False on corrupt data.
+  // AdvanceShallow. Cost: one header per 1,024 docs in version 3 (per 128
+  // in the < 8 blocks after the last group, and in versions 1 and 2). False
+  // on corrupt data.
   bool TermImpacts(std::vector<Impact>* out);
   // After AdvanceShallow returned kNoMoreDocs because its walk reached the
   // term's tail (the < 128 docs after its full blocks, not yet loaded by
@@ -363,8 +411,32 @@ class PostingsCursor {
   // Doc blocks passed over by Advance() without being decoded.
   uint64_t blocks_skipped() const { return blocks_skipped_; }
 
+  // ---- The second skip level (.doc version 3), for invert-check and tests
+  //
+  // True iff the postings have level-1 headers (version 3 on); a term has
+  // floor(doc_freq / 1024) groups.
+  bool has_skip_groups() const { return has_groups_; }
+  // A group's level-1 header as stored, beside what the level-0 headers of
+  // its 8 blocks add up to.
+  struct SkipGroup {
+    uint32_t last_doc = 0;         // stored: base + last_doc_delta
+    uint64_t bytes = 0;            // stored group_bytes
+    uint64_t freq_sum = 0;         // stored (positions-indexed fields)
+    uint64_t pos_fp_delta = 0;     // stored (positions-indexed fields)
+    std::vector<Impact> impacts;   // stored (fields with freqs)
+    uint32_t blocks_last_doc = 0;  // the 8th block's last doc, by its headers
+    uint64_t blocks_bytes = 0;     // the 8 blocks' headers and data
+    uint64_t blocks_freq_sum = 0;  // the sum of their freq_sums
+    uint64_t blocks_pos_fp = 0;    // the sum of their pos_fp_deltas
+  };
+  // Reads every group of the term, in order, into *out by walking all its
+  // skip headers from the start (the iterator is not moved). False, with
+  // status() set, on a header that cannot be parsed.
+  bool ReadSkipGroups(std::vector<SkipGroup>* out);
+
   // Skip prefetch: once one Advance() call has passed kSkipPrefetchAfter
-  // blocks by their headers, it prefetches the .doc bytes ahead of the walk
+  // blocks by their headers (a group passed by its level-1 header counts
+  // its 8 blocks), it prefetches the .doc bytes ahead of the walk
   // through `doc_input`: up to kSkipPrefetchBytes, no further than the term's
   // remaining blocks (estimated from the bytes per block walked so far), and
   // again each time the walk gets within half a window of the prefetched
@@ -381,7 +453,16 @@ class PostingsCursor {
  private:
   bool Fail(const char* what);
   bool NextDocSlow();
-  bool LoadDocBlock();
+  // True iff a level-1 header comes next at a header position where `left`
+  // of the term's docs are still to come: the position starts a group of 8
+  // full blocks.
+  bool GroupNext(uint64_t left) const {
+    return has_groups_ && left >= kSkipGroupDocs &&
+           ((stats_.doc_freq - left) & (kSkipGroupDocs - 1)) == 0;
+  }
+  // Loads the next block; `at_level0`: doc_ptr_ is at a block's own header
+  // even where a group starts (its level-1 header was read already).
+  bool LoadDocBlock(bool at_level0 = false);
   bool ReadSkipHeader(uint32_t* last_delta, uint32_t* bytes, uint32_t* freq_sum,
                       uint32_t* pos_fp_delta);
   // Reads the impacts of the full block whose skip header starts at
@@ -410,6 +491,7 @@ class PostingsCursor {
   bool has_offsets_;
   bool has_payloads_;
   bool has_impacts_;
+  bool has_groups_;  // level-1 skip headers (version 3)
   absl::Status status_;
 
   uint64_t docs_left_;  // docs not yet loaded into the buffer

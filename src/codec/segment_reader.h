@@ -64,7 +64,8 @@ class SegmentReader {
   absl::Status CheckIntegrity() const;
 
   std::span<const uint8_t> doc_file() const { return doc_->bytes(); }
-  // The .doc file's format version (kDocVersionNoImpacts or kDocFormatVersion).
+  // The .doc file's format version (kDocVersionNoImpacts, kDocVersionImpacts or
+  // kDocFormatVersion).
   uint32_t doc_version() const { return doc_version_; }
   std::span<const uint8_t> pos_file() const { return pos_->bytes(); }
 

@@ -121,6 +121,20 @@ class Checker {
       std::optional<PostingsCursor> shallow;
       if (impact_blocks > 0) shallow.emplace(seg.Postings(field.number, ts));
       impact_set_.Take(&expected_);  // drops what a broken-off term left
+      // Level-1 skip headers (.doc version 3): each group's, as stored and
+      // as its 8 blocks' headers add up, against its documents.
+      std::vector<PostingsCursor::SkipGroup> groups;
+      if (it.has_skip_groups() && ts.doc_freq >= kSkipGroupDocs) {
+        PostingsCursor walker = seg.Postings(field.number, ts);
+        if (!walker.ReadSkipGroups(&groups)) {
+          Problem(absl::StrCat(where, " term \"", absl::CEscape(Sv(term)),
+                               "\": ", walker.status().message()));
+        }
+      }
+      const uint64_t group_docs = groups.size() * kSkipGroupDocs;
+      group_set_.Take(&expected_);
+      uint32_t group_first = 0;
+      uint64_t group_freq = 0;
       uint32_t block_first = 0;
       uint64_t df = 0, ttf = 0;
       int64_t last_doc = -1;
@@ -132,11 +146,26 @@ class Checker {
         }
         last_doc = it.doc();
         (*has_field)[it.doc()] = true;
+        const uint8_t norm = norms && (df < group_docs || df / kForBlockSize < impact_blocks)
+                                 ? seg.Norm(field.number, it.doc())
+                                 : 1;
         if (df / kForBlockSize < impact_blocks) {
           if (df % kForBlockSize == 0) block_first = it.doc();
-          impact_set_.Add(it.freq(), norms ? seg.Norm(field.number, it.doc()) : 1);
+          impact_set_.Add(it.freq(), norm);
           if (df % kForBlockSize == kForBlockSize - 1) {
             CheckBlockImpacts(where, term, df / kForBlockSize, block_first, it.doc(), *shallow);
+          }
+        }
+        if (df < group_docs) {
+          if (df % kSkipGroupDocs == 0) {
+            group_first = it.doc();
+            group_freq = 0;
+          }
+          group_freq += it.freq();
+          if (impacts) group_set_.Add(it.freq(), norm);
+          if (df % kSkipGroupDocs == kSkipGroupDocs - 1) {
+            CheckGroup(where, term, df / kSkipGroupDocs, group_first, it.doc(), group_freq,
+                       positions, impacts, groups[df / kSkipGroupDocs]);
           }
         }
         ++df;
@@ -199,17 +228,54 @@ class Checker {
         std::equal(stored.begin(), stored.end(), expected_.begin(), expected_.end())) {
       return;
     }
-    auto show = [](std::span<const Impact> pairs) {
-      std::string out;
-      for (const Impact& i : pairs)
-        absl::StrAppend(&out, out.empty() ? "" : " ", i.freq, "/", i.norm);
-      return out;
-    };
+    auto show = ShowImpacts;
     Problem(
         absl::StrCat(where, " term \"", absl::CEscape(Sv(term)), "\" block ", block, " (docs ",
                      first, "..", last, "): impacts (freq/norm) ", show(stored), " ending at doc ",
                      end, ", but its documents give ", show(expected_),
                      shallow.status().ok() ? "" : absl::StrCat(": ", shallow.status().message())));
+  }
+
+  // Compares group `group`'s level-1 skip header (docs first..last, whose
+  // freqs sum to `freq_sum` and whose (freq, norm) pairs group_set_ holds)
+  // with its documents and with its blocks' own headers.
+  void CheckGroup(const std::string& where, std::string_view term, uint64_t group, uint32_t first,
+                  uint32_t last, uint64_t freq_sum, bool positions, bool impacts,
+                  const PostingsCursor::SkipGroup& g) {
+    group_set_.Take(&expected_);
+    std::string wrong;
+    auto add = [&wrong](std::string_view what) {
+      absl::StrAppend(&wrong, wrong.empty() ? "" : "; ", Sv(what));
+    };
+    if (g.last_doc != last || g.blocks_last_doc != last) {
+      add(absl::StrCat("last doc ", g.last_doc, ", its blocks end at ", g.blocks_last_doc));
+    }
+    if (g.bytes != g.blocks_bytes) {
+      add(absl::StrCat("group_bytes ", g.bytes, ", its blocks take ", g.blocks_bytes));
+    }
+    if (positions && (g.freq_sum != freq_sum || g.blocks_freq_sum != freq_sum)) {
+      add(absl::StrCat("freq_sum ", g.freq_sum, ", its blocks say ", g.blocks_freq_sum,
+                       ", its documents ", freq_sum));
+    }
+    if (positions && g.pos_fp_delta != g.blocks_pos_fp) {
+      add(absl::StrCat("pos_fp_delta ", g.pos_fp_delta, ", its blocks move ", g.blocks_pos_fp));
+    }
+    if (impacts && g.impacts != expected_) {
+      add(absl::StrCat("impacts (freq/norm) ", ShowImpacts(g.impacts), ", but its documents give ",
+                       ShowImpacts(expected_)));
+    }
+    if (wrong.empty()) return;
+    Problem(absl::StrCat(where, " term \"", absl::CEscape(Sv(term)), "\" group ", group,
+                         " (blocks ", group * kSkipGroupBlocks, "..",
+                         group * kSkipGroupBlocks + kSkipGroupBlocks - 1, ", docs ", first, "..",
+                         last, "): level-1 skip header disagrees: ", wrong));
+  }
+
+  static std::string ShowImpacts(std::span<const Impact> pairs) {
+    std::string out;
+    for (const Impact& i : pairs)
+      absl::StrAppend(&out, out.empty() ? "" : " ", i.freq, "/", i.norm);
+    return out;
   }
 
   void CheckVectors(const SegmentReader& seg, uint32_t doc) {
@@ -254,6 +320,7 @@ class Checker {
 
   CheckReport* report_;
   ImpactSet impact_set_;  // the block being checked
+  ImpactSet group_set_;   // the group being checked
   std::vector<Impact> expected_;
 };
 

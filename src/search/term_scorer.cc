@@ -12,7 +12,9 @@
 // impacts are ignored and only that term-level pair is used, whatever the
 // norms say. Once pruning, NextDoc/Advance skip whole blocks whose bound is
 // not competitive (Lucene's ImpactsDISI), bounding and skipping them in one
-// walk over the skip headers (PostingsCursor::AdvanceFiltered).
+// walk over the skip headers (PostingsCursor::AdvanceFiltered), 8 blocks at
+// once where a group's level-1 impacts are not competitive (.doc version 3):
+// Judge's bound is monotonic in each pair, as the cursor requires.
 #include <algorithm>
 #include <memory>
 #include <span>

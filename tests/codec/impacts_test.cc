@@ -1,5 +1,5 @@
 // Impacts (codec/impacts.h) and their place in the .doc skip headers
-// (codec/postings_format.h, .doc version 2): ImpactSet against a brute-force
+// (codec/postings_format.h, .doc version 2 on): ImpactSet against a brute-force
 // Pareto frontier, the encoding round trip and its rejects, and a
 // PostingsWriter/PostingsCursor round trip of random terms with random
 // norms: every full block's impacts, shallow advances to random targets
@@ -13,6 +13,7 @@
 
 #include "codec/postings_format.h"
 #include "gtest/gtest.h"
+#include "postings_fixture.h"
 #include "scratch_dir.h"
 #include "test_seed.h"
 #include "util/random.h"
@@ -20,20 +21,7 @@
 namespace invert {
 namespace {
 
-// The frontier by definition: a pair is kept unless another has freq >= and
-// norm <= (and differs); duplicates once; freq ascending.
-std::vector<Impact> BruteFrontier(const std::vector<Impact>& pairs) {
-  std::vector<Impact> out;
-  for (const Impact& a : pairs) {
-    bool dominated = false;
-    for (const Impact& b : pairs) {
-      if (b.freq >= a.freq && b.norm <= a.norm && !(b == a)) dominated = true;
-    }
-    if (!dominated && std::find(out.begin(), out.end(), a) == out.end()) out.push_back(a);
-  }
-  std::sort(out.begin(), out.end(), [](Impact x, Impact y) { return x.freq < y.freq; });
-  return out;
-}
+using testing::BruteFrontier;
 
 TEST(ImpactsTest, SetEqualsBruteForceFrontier) {
   Random rng(testing::TestSeed(1313));
@@ -121,7 +109,7 @@ TEST(ImpactsTest, PostingsRoundTripWithShallowAdvance) {
     std::vector<std::vector<Posting>> terms;
     std::vector<TermStats> stats;
     for (int t = 0; t < 12; ++t) {
-      const size_t n = t < 2 ? 2 + rng.Uniform(126) : rng.Range(128, 1500);
+      const size_t n = t < 2 ? 2 + rng.Uniform(126) : rng.Range(128, 3000);
       std::vector<Posting> postings;
       uint32_t doc = static_cast<uint32_t>(rng.Uniform(5));
       const uint32_t gap = static_cast<uint32_t>(1 + rng.Uniform(6));
@@ -277,11 +265,14 @@ class CoinFilter final : public PostingsCursor::BlockFilter {
   Random* rng_;
 };
 
-// AdvanceFiltered against a model of the postings: the blocks it judges
-// (not buffered, holding a doc >= target) and their impacts, the docs it
-// lands on past the skipped blocks, and the freqs and positions read after
-// a skip (the .pos pointer moved over the skipped blocks' positions), mixed
-// with NextDoc and plain Advance.
+// AdvanceFiltered against a model of the postings: the groups of 8 blocks
+// (.doc version 3) and blocks it judges (not buffered, holding a doc >=
+// target; a group first, then, unless it was skipped, its blocks) and their
+// impacts, the docs it lands on past the skipped groups and blocks, and the
+// freqs and positions read after a skip (the .pos pointer moved over the
+// skipped blocks' positions), mixed with NextDoc and plain Advance. The
+// coin is no monotonic bound, so a group it skips may hold blocks it would
+// have kept: the model follows the cursor's order of judgments exactly.
 TEST(ImpactsTest, AdvanceFilteredSkipsTheBlocksItsFilterRejects) {
   const uint64_t seed = testing::TestSeed(3535);
   Random rng(seed);
@@ -302,7 +293,7 @@ TEST(ImpactsTest, AdvanceFilteredSkipsTheBlocksItsFilterRejects) {
     auto position = [](uint32_t doc, uint32_t j) { return doc % 997 + 2 * j; };
     std::vector<std::vector<Posting>> terms;
     for (int t = 0; t < 8; ++t) {
-      const size_t n = t == 0 ? 100 : rng.Range(128, 2000);
+      const size_t n = t == 0 ? 100 : rng.Range(128, 4000);
       std::vector<Posting> postings;
       uint32_t doc = static_cast<uint32_t>(rng.Uniform(3));
       for (size_t i = 0; i < n; ++i) {
@@ -340,6 +331,7 @@ TEST(ImpactsTest, AdvanceFilteredSkipsTheBlocksItsFilterRejects) {
     const std::span<const uint8_t> pos_file = pos_in->bytes().first(pos_in->length() - 16);
     uint64_t judged_total = 0;
     uint64_t skipped_total = 0;
+    uint64_t groups_skipped = 0;
     for (size_t t = 0; t < terms.size(); ++t) {
       SCOPED_TRACE("term " + std::to_string(t));
       const std::vector<Posting>& postings = terms[t];
@@ -385,6 +377,27 @@ TEST(ImpactsTest, AdvanceFilteredSkipsTheBlocksItsFilterRejects) {
                     want = i;
                     break;
                   }
+                  if (b % kSkipGroupBlocks == 0 && b + kSkipGroupBlocks <= full_blocks) {
+                    // A group none of whose blocks is buffered: its level-1 header.
+                    const size_t group_begin = b * kForBlockSize;
+                    const size_t group_end = group_begin + kSkipGroupDocs;
+                    bool pass = postings[group_end - 1].doc < target;
+                    if (!pass && filtered) {
+                      ASSERT_LT(judged, filter.judged.size()) << "group at " << b << " not judged";
+                      std::vector<Impact> pairs;
+                      for (size_t j = group_begin; j < group_end; ++j) {
+                        pairs.push_back({postings[j].freq, postings[j].norm});
+                      }
+                      ASSERT_EQ(filter.judged[judged], BruteFrontier(pairs)) << "group at " << b;
+                      pass =
+                          filter.verdicts[judged++] == PostingsCursor::BlockFilter::Verdict::kSkip;
+                      groups_skipped += pass ? 1 : 0;
+                    }
+                    if (pass) {
+                      b += kSkipGroupBlocks - 1;
+                      continue;
+                    }
+                  }
                   const size_t begin = b * kForBlockSize;
                   const size_t end = begin + kForBlockSize;
                   if (postings[end - 1].doc < target) continue;
@@ -429,6 +442,7 @@ TEST(ImpactsTest, AdvanceFilteredSkipsTheBlocksItsFilterRejects) {
     // The walks judged and skipped blocks (so the model above was exercised).
     EXPECT_GT(judged_total, 100u);
     EXPECT_GT(skipped_total, 50u);
+    EXPECT_GT(groups_skipped, 5u);
     // A filter answering kCorrupt fails the cursor.
     PostingsCursor c(doc_file, pos_file, stats[1], type);
     CoinFilter corrupt(&rng);

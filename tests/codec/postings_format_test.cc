@@ -42,7 +42,7 @@ Model RandomModel(Random& rng, const FieldType& type, uint32_t max_doc) {
                : kind == 2 ? 128
                : kind == 3 ? 129
                : kind == 4 ? 256
-                           : rng.Range(300, 1500);
+                           : rng.Range(300, 3000);  // up to 2 level-1 groups
     n = std::min<size_t>(n, max_doc);
     std::vector<Doc> docs;
     uint32_t doc = static_cast<uint32_t>(rng.Uniform(3));

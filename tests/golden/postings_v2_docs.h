@@ -73,13 +73,13 @@ inline PostingsV2Doc PostingsV2Document(uint32_t d) {
   add("alpha", 1 + h % 4);
   const uint32_t fillers = 2 + mix(d + 7) % 19;
   for (uint32_t i = 0; i < fillers; ++i) {
-    add("w" + std::to_string(mix(d * 31 + i) % 97), 1);
+    add(std::string(1, 'w') + std::to_string(mix(d * 31 + i) % 97), 1);
     if (i == 0 && d % 2 == 0) add("beta", 1 + (h >> 4) % 3);
     if (i == 1 && d % 5 != 0) add("gamma", 1 + (h >> 8) % 2);
   }
   if (d < 1024) add("delta", 1 + (h >> 12) % 4);
   if (d < 2048) add("epsilon", 1 + (h >> 16) % 2);
-  doc.title = "t" + std::to_string(d % 3);
+  doc.title = std::string(1, 't') + std::to_string(d % 3);
   for (uint32_t i = 0; i <= (h >> 20) % 3; ++i) doc.title += " every";
   doc.tag = d % 2 == 0 ? "k0" : "k1";
   return doc;

@@ -1,0 +1,388 @@
+// The second skip level of .doc version 3 (docs/format.md, "Doc ids and
+// freqs": a level-1 header before every group of 8 full blocks), tested
+// against a plain model of each term (ModelPosting: doc, freq, norm,
+// positions) with a printed, overridable seed. Terms of 1 to 6,000 docs,
+// exact multiples of 128 and 1,024 and one either side, for docs-only,
+// freqs and positions fields:
+//   - NextDoc through every doc, positions read on random docs;
+//   - random walks mixing NextDoc, Advance and AdvanceFiltered with a
+//     threshold filter (monotone, as a scorer's bound is): the model is the
+//     level-0 answer, the first doc >= target in the buffered block, a full
+//     block whose bound passes, or the tail; so passing a group by its
+//     level-1 header must never pass a doc that walking its blocks would
+//     return; positions read after every kind of skip;
+//   - AdvanceShallow to random targets, TermImpacts, ReadSkipGroups;
+//   - the writer's abandoned terms leave nothing behind.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "codec/impacts.h"
+#include "codec/postings_format.h"
+#include "gtest/gtest.h"
+#include "postings_fixture.h"
+#include "test_seed.h"
+#include "util/random.h"
+#include "util/varint.h"
+
+namespace invert {
+namespace {
+
+using testing::ModelFrontier;
+using testing::ModelPosting;
+using testing::ModelTerm;
+using testing::PostingsFixture;
+
+// Doc d's j-th position: ties the position to its doc, so one read from
+// another doc (a .pos pointer off after a skip) shows.
+uint32_t PositionOf(uint32_t doc, uint32_t j) { return doc % 1009 * 3 + 2 * j; }
+
+ModelTerm RandomTerm(Random& rng, size_t n, bool freqs, bool positions) {
+  ModelTerm term;
+  uint32_t doc = static_cast<uint32_t>(rng.Uniform(4));
+  const uint32_t gap = static_cast<uint32_t>(1 + rng.Uniform(rng.Bernoulli(0.5) ? 3 : 12));
+  const uint32_t norms = rng.Bernoulli(0.3) ? 4 : 255;
+  for (size_t i = 0; i < n; ++i) {
+    ModelPosting p;
+    p.doc = doc;
+    p.freq = freqs ? static_cast<uint32_t>(1 + rng.Uniform(rng.Bernoulli(0.003) ? 40 : 3)) : 1;
+    p.norm = static_cast<uint8_t>(1 + rng.Uniform(norms));
+    for (uint32_t j = 0; positions && j < p.freq; ++j) p.positions.push_back(PositionOf(doc, j));
+    term.push_back(std::move(p));
+    doc += static_cast<uint32_t>(1 + rng.Uniform(gap));
+  }
+  return term;
+}
+
+std::vector<size_t> DocFreqs(Random& rng) {
+  std::vector<size_t> out = {1,    2,    127,  128,  129,  1023, 1024, 1025, 2047,
+                             2048, 2049, 3071, 3072, 3073, 5120, 5509, 6000, 8 * 128 - 128};
+  for (int i = 0; i < 4; ++i) out.push_back(rng.Range(2, 6000));
+  return out;
+}
+
+// A bound that grows with freq and shrinks with norm, as BM25's does: a
+// frontier is judged by its best pair, kSkip when that is <= threshold.
+class ThresholdFilter final : public PostingsCursor::BlockFilter {
+ public:
+  static uint64_t Bound(uint32_t freq, uint8_t norm) { return uint64_t{freq} * (300 - norm); }
+  static uint64_t Bound(const ModelTerm& term, size_t begin, size_t end) {
+    uint64_t best = 0;
+    for (size_t i = begin; i < end; ++i) best = std::max(best, Bound(term[i].freq, term[i].norm));
+    return best;
+  }
+  Verdict Judge(const uint8_t* impacts, const uint8_t* end) override {
+    uint64_t best = 0;
+    if (!ForEachImpact(impacts, end, [&best](uint32_t freq, uint8_t norm) {
+          best = std::max(best, Bound(freq, norm));
+        })) {
+      return Verdict::kCorrupt;
+    }
+    ++judged;
+    return best > threshold ? Verdict::kDecode : Verdict::kSkip;
+  }
+  uint64_t threshold = 0;
+  uint64_t judged = 0;
+};
+
+struct Totals {
+  uint64_t model_judged = 0;    // blocks a level-0 walk judges
+  uint64_t cursor_judged = 0;   // frontiers the cursor judged (groups and blocks)
+  uint64_t filtered_skips = 0;  // blocks the model's filter rejected
+  uint64_t blocks_skipped = 0;
+  uint64_t positions_checked = 0;
+};
+
+class SkipLevelsTest : public ::testing::TestWithParam<IndexOptions> {};
+
+TEST_P(SkipLevelsTest, CursorAgreesWithModel) {
+  const IndexOptions options = GetParam();
+  const bool freqs = HasFreqs(options);
+  const bool positions = HasPositions(options);
+  Random rng(testing::TestSeed(13013 + static_cast<uint64_t>(options)));
+  std::vector<ModelTerm> terms;
+  for (size_t n : DocFreqs(rng)) terms.push_back(RandomTerm(rng, n, freqs, positions));
+  FieldType type = FieldType::Text();
+  type.index_options = options;
+  PostingsFixture fixture;
+  ASSERT_NO_FATAL_FAILURE(fixture.Write(type, terms, /*abandoned=*/options == IndexOptions::kDocs));
+  Totals totals;
+  for (size_t t = 0; t < terms.size(); ++t) {
+    const ModelTerm& postings = terms[t];
+    const size_t n = postings.size();
+    const size_t full_blocks = n / kForBlockSize;
+    const size_t full = full_blocks * kForBlockSize;
+    SCOPED_TRACE("term " + std::to_string(t) + ", doc_freq " + std::to_string(n));
+    ASSERT_EQ(fixture.stats(t).doc_freq, n);
+
+    // NextDoc through everything; positions of random docs.
+    {
+      PostingsCursor c = fixture.Cursor(t);
+      EXPECT_TRUE(c.has_skip_groups());
+      for (size_t i = 0; i < n; ++i) {
+        ASSERT_TRUE(c.NextDoc()) << c.status();
+        ASSERT_EQ(c.doc(), postings[i].doc) << "index " << i;
+        ASSERT_EQ(c.freq(), postings[i].freq);
+        if (positions && rng.Bernoulli(0.2)) {
+          for (uint32_t position : postings[i].positions) {
+            ASSERT_TRUE(c.NextPosition()) << c.status();
+            ASSERT_EQ(c.position(), position) << "doc " << c.doc();
+          }
+          ++totals.positions_checked;
+        }
+      }
+      ASSERT_FALSE(c.NextDoc());
+      ASSERT_TRUE(c.status().ok()) << c.status();
+    }
+
+    // Random walks of NextDoc, Advance and AdvanceFiltered against the
+    // level-0 model.
+    std::vector<uint64_t> block_bounds;  // sorted: thresholds at quantiles
+    for (size_t b = 0; b < full_blocks; ++b) {
+      block_bounds.push_back(
+          ThresholdFilter::Bound(postings, b * kForBlockSize, (b + 1) * kForBlockSize));
+    }
+    std::sort(block_bounds.begin(), block_bounds.end());
+    for (int walk = 0; walk < 8; ++walk) {
+      PostingsCursor c = fixture.Cursor(t);
+      ThresholdFilter filter;
+      // From "skips nothing" to "skips every block": the bound of a block
+      // at a random quantile, mostly high (as a top-k threshold is).
+      if (walk % 4 != 0 && !block_bounds.empty()) {
+        static constexpr double kQuantiles[] = {0.3, 0.7, 0.9, 0.97, 1.0};
+        const double q = kQuantiles[rng.Uniform(std::size(kQuantiles))];
+        filter.threshold = block_bounds[static_cast<size_t>(q * (block_bounds.size() - 1))];
+      }
+      const uint64_t step = walk < 2 ? 60 : walk < 5 ? 900 : 9000;
+      int64_t cur = -1;  // index of the cursor's doc; -1 before the first move
+      uint32_t target = 0;
+      for (;;) {
+        const uint64_t move = rng.Uniform(10);
+        size_t want = n;  // the model's landing index (n: the end)
+        if (move == 0) {
+          want = static_cast<size_t>(cur + 1);
+          ASSERT_EQ(c.NextDoc(), want < n);
+        } else {
+          target = std::max<uint32_t>(target, cur < 0 ? 0 : postings[cur].doc) +
+                   static_cast<uint32_t>(rng.Uniform(step));
+          if (rng.Bernoulli(0.3) && static_cast<size_t>(cur + 1) < n) {
+            // Exactly a doc ahead: the last of its group or block, or the
+            // first of its block (the edges a skip must not pass).
+            size_t j = static_cast<size_t>(cur + 1) + rng.Uniform(n - static_cast<size_t>(cur + 1));
+            const uint64_t edge = rng.Uniform(3);
+            if (edge == 0)
+              j = std::min(n - 1, j / kSkipGroupDocs * kSkipGroupDocs + kSkipGroupDocs - 1);
+            if (edge == 1)
+              j = std::min(n - 1, j / kForBlockSize * kForBlockSize + kForBlockSize - 1);
+            if (edge == 2) j = j / kForBlockSize * kForBlockSize;
+            target = std::max(target, postings[j].doc);
+          }
+          const bool filtered = move > 3;
+          if (filtered && rng.Bernoulli(0.1)) filter.threshold += rng.Uniform(100);  // rises
+          const uint64_t judged_before = filter.judged;
+          const bool ok = filtered ? c.AdvanceFiltered(target, &filter) : c.Advance(target);
+          totals.cursor_judged += filter.judged - judged_before;
+          if (cur >= 0 && postings[cur].doc >= target) {
+            want = static_cast<size_t>(cur);
+          } else {
+            const size_t block = cur < 0 ? 0 : static_cast<size_t>(cur) / kForBlockSize;
+            const size_t buffered_end = cur < 0 ? 0 : std::min(n, (block + 1) * kForBlockSize);
+            size_t i = static_cast<size_t>(cur + 1);
+            while (i < buffered_end && postings[i].doc < target) ++i;
+            if (i < buffered_end) {
+              want = i;
+            } else {
+              for (size_t b = cur < 0 ? 0 : block + 1;; ++b) {
+                if (b >= full_blocks) {  // the tail: never judged
+                  i = std::max(i, full);
+                  while (i < n && postings[i].doc < target) ++i;
+                  want = i;
+                  break;
+                }
+                const size_t begin = b * kForBlockSize;
+                const size_t end = begin + kForBlockSize;
+                if (postings[end - 1].doc < target) continue;
+                if (filtered && freqs) {
+                  ++totals.model_judged;
+                  if (ThresholdFilter::Bound(postings, begin, end) <= filter.threshold) {
+                    ++totals.filtered_skips;
+                    continue;
+                  }
+                }
+                i = begin;
+                while (postings[i].doc < target) ++i;
+                want = i;
+                break;
+              }
+            }
+          }
+          ASSERT_EQ(ok, want < n) << "target " << target << (filtered ? " filtered" : "");
+        }
+        if (want >= n) break;
+        const bool moved = static_cast<int64_t>(want) != cur;
+        cur = static_cast<int64_t>(want);
+        ASSERT_EQ(c.doc(), postings[cur].doc) << "target " << target;
+        ASSERT_EQ(c.freq(), postings[cur].freq);
+        if (positions && moved && rng.Bernoulli(0.5)) {
+          const size_t read = rng.Bernoulli(0.2) ? 1 : postings[cur].positions.size();
+          for (size_t j = 0; j < read; ++j) {
+            ASSERT_TRUE(c.NextPosition()) << c.status();
+            ASSERT_EQ(c.position(), postings[cur].positions[j]) << "doc " << c.doc();
+          }
+          ++totals.positions_checked;
+        }
+      }
+      ASSERT_TRUE(c.status().ok()) << c.status();
+      totals.blocks_skipped += c.blocks_skipped();
+    }
+
+    // AdvanceShallow to random increasing targets, the iterator moving now
+    // and then: the block holding the first doc >= target.
+    for (int walk = 0; walk < 3; ++walk) {
+      PostingsCursor c = fixture.Cursor(t);
+      uint32_t target = 0;
+      size_t it = 0;  // index of the iterator's next doc
+      while (it < n && target <= postings.back().doc) {
+        target += static_cast<uint32_t>(rng.Uniform(walk == 0 ? 100 : 3000));
+        if (it > 0) target = std::max(target, postings[it - 1].doc + 1);
+        size_t i = 0;
+        while (i < n && postings[i].doc < target) ++i;
+        const uint32_t got = c.AdvanceShallow(target);
+        if (!freqs || i >= full) {
+          ASSERT_EQ(got, PostingsCursor::kNoMoreDocs) << "target " << target;
+        } else {
+          const size_t begin = i / kForBlockSize * kForBlockSize;
+          ASSERT_EQ(got, postings[begin + kForBlockSize - 1].doc) << "target " << target;
+          ASSERT_EQ(std::vector<Impact>(c.impacts().begin(), c.impacts().end()),
+                    ModelFrontier(postings, begin, begin + kForBlockSize));
+        }
+        if (rng.Bernoulli(0.3)) {
+          ASSERT_TRUE(c.NextDoc());
+          ASSERT_EQ(c.doc(), postings[it++].doc);
+        } else if (rng.Bernoulli(0.3)) {
+          while (it < n && postings[it].doc < target) ++it;
+          ASSERT_EQ(c.Advance(target), it < n);
+          if (it < n) {
+            ASSERT_EQ(c.doc(), postings[it++].doc);
+          }
+        }
+      }
+      ASSERT_TRUE(c.status().ok()) << c.status();
+    }
+
+    // TermImpacts: the blocks' pairs and (freq, norm 0) for the tail's.
+    {
+      PostingsCursor c = fixture.Cursor(t);
+      std::vector<Impact> got;
+      ASSERT_TRUE(c.TermImpacts(&got)) << c.status();
+      if (!freqs || n < kForBlockSize) {
+        EXPECT_EQ(got, std::vector<Impact>{c.TermImpactBound()});
+      } else {
+        ModelTerm pairs = postings;
+        for (size_t i = full; i < n; ++i) pairs[i].norm = 0;
+        EXPECT_EQ(got, ModelFrontier(pairs, 0, n));
+      }
+    }
+
+    // The level-1 headers as stored, against the model and their blocks.
+    {
+      PostingsCursor c = fixture.Cursor(t);
+      std::vector<PostingsCursor::SkipGroup> groups;
+      ASSERT_TRUE(c.ReadSkipGroups(&groups)) << c.status();
+      ASSERT_EQ(groups.size(), n / kSkipGroupDocs);
+      for (size_t g = 0; g < groups.size(); ++g) {
+        SCOPED_TRACE("group " + std::to_string(g));
+        const size_t begin = g * kSkipGroupDocs;
+        const size_t end = begin + kSkipGroupDocs;
+        const PostingsCursor::SkipGroup& s = groups[g];
+        EXPECT_EQ(s.last_doc, postings[end - 1].doc);
+        EXPECT_EQ(s.blocks_last_doc, postings[end - 1].doc);
+        EXPECT_EQ(s.bytes, s.blocks_bytes);
+        uint64_t freq_sum = 0;
+        for (size_t i = begin; i < end; ++i) freq_sum += postings[i].freq;
+        EXPECT_EQ(s.freq_sum, positions ? freq_sum : 0);
+        EXPECT_EQ(s.blocks_freq_sum, positions ? freq_sum : 0);
+        EXPECT_EQ(s.pos_fp_delta, s.blocks_pos_fp);
+        if (positions) {
+          EXPECT_GT(s.pos_fp_delta, 0u);
+        }
+        EXPECT_EQ(s.impacts, freqs ? ModelFrontier(postings, begin, end) : std::vector<Impact>{});
+      }
+    }
+  }
+  // The walks exercised what they test.
+  if (positions) {
+    EXPECT_GT(totals.positions_checked, 500u);
+  }
+  EXPECT_GT(totals.blocks_skipped, 1000u);
+  if (freqs) {
+    EXPECT_GT(totals.filtered_skips, 200u);
+    // Groups judged in one go: fewer frontiers than a level-0 walk judges.
+    EXPECT_LT(totals.cursor_judged, totals.model_judged);
+  }
+  std::printf("[ COVERAGE ] blocks skipped %llu, judged %llu (level-0 walk: %llu, rejected %llu)\n",
+              static_cast<unsigned long long>(totals.blocks_skipped),
+              static_cast<unsigned long long>(totals.cursor_judged),
+              static_cast<unsigned long long>(totals.model_judged),
+              static_cast<unsigned long long>(totals.filtered_skips));
+}
+
+INSTANTIATE_TEST_SUITE_P(Options, SkipLevelsTest,
+                         ::testing::Values(IndexOptions::kDocs, IndexOptions::kDocsAndFreqs,
+                                           IndexOptions::kDocsAndFreqsAndPositions));
+
+// A group's blocks are the same bytes as without the level-1 header: the
+// term's bytes are its level-1 headers plus, in order, exactly what the
+// blocks and tail of a term with no groups would be (checked by cutting a
+// 2,100-doc term's groups out and decoding the rest as a version-2 term
+// with the same postings).
+TEST(SkipLevelsFormatTest, GroupsAreLevel1HeadersBeforeUnchangedBlocks) {
+  Random rng(testing::TestSeed(13131));
+  FieldType type = FieldType::Text();
+  type.index_options = IndexOptions::kDocsAndFreqsAndPositions;
+  const std::vector<ModelTerm> terms = {RandomTerm(rng, 2100, true, true)};
+  PostingsFixture fixture;
+  ASSERT_NO_FATAL_FAILURE(fixture.Write(type, terms));
+  PostingsCursor c = fixture.Cursor(0);
+  std::vector<PostingsCursor::SkipGroup> groups;
+  ASSERT_TRUE(c.ReadSkipGroups(&groups));
+  ASSERT_EQ(groups.size(), 2u);
+  // Remove each group's level-1 header: it ends where its bytes begin, that
+  // is group_bytes before the next group (or the ungrouped rest).
+  const std::span<const uint8_t> file = fixture.doc_file();
+  const uint64_t start = fixture.stats(0).doc_offset;
+  std::vector<uint8_t> v2(file.begin(), file.begin() + static_cast<ptrdiff_t>(start));
+  uint64_t at = start;
+  for (const PostingsCursor::SkipGroup& g : groups) {
+    // The header: VInt, VInt, VLong, VLong, VInt impact_bytes, impacts.
+    const uint8_t* p = file.data() + at;
+    const uint8_t* end = file.data() + file.size();
+    uint32_t v32 = 0;
+    uint64_t v64 = 0;
+    ASSERT_TRUE(DecodeVInt32(&p, end, &v32) && DecodeVInt32(&p, end, &v32) &&
+                DecodeVInt64(&p, end, &v64) && DecodeVInt64(&p, end, &v64) &&
+                DecodeVInt32(&p, end, &v32));
+    p += v32;
+    const uint64_t body = static_cast<uint64_t>(p - file.data());
+    v2.insert(v2.end(), file.begin() + static_cast<ptrdiff_t>(body),
+              file.begin() + static_cast<ptrdiff_t>(body + g.bytes));
+    at = body + g.bytes;
+  }
+  v2.insert(v2.end(), file.begin() + static_cast<ptrdiff_t>(at), file.end());
+  EXPECT_LT(v2.size(), file.size());
+  PostingsCursor old(v2, fixture.pos_file(), fixture.stats(0), type, kDocVersionImpacts);
+  EXPECT_FALSE(old.has_skip_groups());
+  for (const ModelPosting& p : terms[0]) {
+    ASSERT_TRUE(old.NextDoc()) << old.status();
+    ASSERT_EQ(old.doc(), p.doc);
+    ASSERT_EQ(old.freq(), p.freq);
+  }
+  EXPECT_FALSE(old.NextDoc());
+  EXPECT_TRUE(old.status().ok()) << old.status();
+}
+
+}  // namespace
+}  // namespace invert
