@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <span>
@@ -32,8 +33,9 @@ using ModelTerm = std::vector<ModelPosting>;
 
 // The term's name in the dictionary: byte order = index order.
 inline std::string ModelTermName(size_t t) {
-  std::string name = std::to_string(t);
-  return std::string(1, 't') + std::string(6 - std::min<size_t>(6, name.size()), '0') + name;
+  char name[32];
+  std::snprintf(name, sizeof(name), "t%06zu", t);
+  return name;
 }
 
 // The Pareto frontier of `pairs` by definition (codec/impacts.h): a pair is
