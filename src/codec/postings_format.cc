@@ -455,24 +455,6 @@ inline void PrefixSumInPlace(uint32_t base, std::array<uint32_t, kForBlockSize>&
   PrefixSum(a.data(), a.size(), base, a.data());
 }
 
-// The first i in [i, n) with a[i] >= target, or n. SSE2: 4 at a time,
-// unsigned order made signed by flipping the top bit.
-inline size_t FirstAtLeast(const std::array<uint32_t, kForBlockSize>& a, size_t i, size_t n,
-                           uint32_t target) {
-  if (i < n && a[i] >= target) return i;  // the next doc: NextDoc-like moves
-#if defined(__SSE2__)
-  const __m128i flip = _mm_set1_epi32(INT32_MIN);
-  const __m128i t = _mm_xor_si128(_mm_set1_epi32(static_cast<int>(target)), flip);
-  for (; i + 4 <= n; i += 4) {
-    const __m128i x = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&a[i])), flip);
-    const int below = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(t, x)));  // a < target
-    if (below != 0xf) return i + static_cast<size_t>(std::countr_one(static_cast<unsigned>(below)));
-  }
-#endif
-  while (i < n && a[i] < target) ++i;
-  return i;
-}
-
 template <uint64_t kMaxPosMove = kMaxBlockPosMove>
 inline bool ParseSkipHeader(const uint8_t** p, const uint8_t* end, bool positions, bool impacts,
                             SkipHeader* h) {
@@ -811,7 +793,7 @@ void PostingsCursor::SkipPrefetch(const uint8_t* walk_start, uint32_t walked) {
                                                : doc_end_;
 }
 
-bool PostingsCursor::AdvanceFiltered(uint32_t target, BlockFilter* filter) {
+bool PostingsCursor::AdvanceFilteredSlow(uint32_t target, BlockFilter* filter) {
   if (!status_.ok() || doc_ == kNoMoreDocs) return false;
   if (buf_n_ > 0 && doc_ >= target && started_) return true;
   uint32_t walked = 0;  // blocks skipped by this call, from walk_start
@@ -819,7 +801,7 @@ bool PostingsCursor::AdvanceFiltered(uint32_t target, BlockFilter* filter) {
   for (;;) {
     // Within the buffered block (locals: no member store per doc).
     if (buf_n_ > 0) {
-      const size_t i = FirstAtLeast(docs_, buf_i_ + 1, buf_n_, target);
+      const size_t i = postings_internal::FirstAtLeast(docs_, buf_i_ + 1, buf_n_, target);
       if (i < buf_n_) {
         buf_i_ = i;
         doc_ = docs_[i];

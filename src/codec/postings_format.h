@@ -50,6 +50,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -57,6 +58,10 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
@@ -92,6 +97,28 @@ struct FieldTermsStats {
   uint64_t sum_total_term_freq = 0;
   uint32_t doc_count = 0;  // documents with at least one term in the field
 };
+
+namespace postings_internal {
+
+// The first i in [i, n) with a[i] >= target, or n. SSE2: 4 at a time,
+// unsigned order made signed by flipping the top bit.
+inline size_t FirstAtLeast(const std::array<uint32_t, kForBlockSize>& a, size_t i, size_t n,
+                           uint32_t target) {
+  if (i < n && a[i] >= target) return i;  // the next doc: NextDoc-like moves
+#if defined(__SSE2__)
+  const __m128i flip = _mm_set1_epi32(INT32_MIN);
+  const __m128i t = _mm_xor_si128(_mm_set1_epi32(static_cast<int>(target)), flip);
+  for (; i + 4 <= n; i += 4) {
+    const __m128i x = _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(&a[i])), flip);
+    const int below = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(t, x)));  // a < target
+    if (below != 0xf) return i + static_cast<size_t>(std::countr_one(static_cast<unsigned>(below)));
+  }
+#endif
+  while (i < n && a[i] < target) ++i;
+  return i;
+}
+
+}  // namespace postings_internal
 
 class PostingsWriter {
  public:
@@ -328,7 +355,25 @@ class PostingsCursor {
   // blocks at once, else its blocks are judged one by one. The buffered
   // block and the term's tail (which has no impacts) are never judged.
   // kCorrupt fails the cursor. `filter` null: Advance.
-  bool AdvanceFiltered(uint32_t target, BlockFilter* filter);
+  //
+  // Inline fast path: a target past the current doc and within the
+  // buffered block (at most its last doc) is found there, without the
+  // call or any skip-header work: what most moves of a conjunction's or a
+  // phrase's clauses are. The buffered block is non-empty only while the
+  // cursor is on one of its docs (doc_ == docs_[buf_i_]; a failed or
+  // exhausted cursor has buf_n_ == 0 or doc_ == kNoMoreDocs, and
+  // target > doc_ rules out the latter).
+  bool AdvanceFiltered(uint32_t target, BlockFilter* filter) {
+    if (buf_n_ > 0 && target > doc_ && target <= docs_[buf_n_ - 1]) {
+      const size_t i = postings_internal::FirstAtLeast(docs_, buf_i_ + 1, buf_n_, target);
+      buf_i_ = i;
+      doc_ = docs_[i];
+      freq_ = freqs_[i];
+      pos_read_ = 0;
+      return true;
+    }
+    return AdvanceFilteredSlow(target, filter);
+  }
   uint32_t doc() const { return doc_; }
   // 1 when the field does not index freqs.
   uint32_t freq() const { return freq_; }
@@ -453,6 +498,7 @@ class PostingsCursor {
  private:
   bool Fail(const char* what);
   bool NextDocSlow();
+  bool AdvanceFilteredSlow(uint32_t target, BlockFilter* filter);
   // True iff a level-1 header comes next at a header position where `left`
   // of the term's docs are still to come: the position starts a group of 8
   // full blocks.
