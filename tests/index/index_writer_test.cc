@@ -206,7 +206,9 @@ TEST(IndexWriterTest, FlushedSegmentsBlocksAreReusedWithinTheBound) {
     auto reader = CommitReader::Open(scratch.path());
     ASSERT_TRUE(reader.ok()) << reader.status();
     EXPECT_EQ((*reader)->doc_count(), corpus.docs.size());
-    if (threads == 1) EXPECT_TRUE(FromIndex(**reader) == FromChain(reference));
+    if (threads == 1) {
+      EXPECT_TRUE(FromIndex(**reader) == FromChain(reference));
+    }
   }
 }
 
