@@ -99,6 +99,11 @@ class TermsHashPerField {
     assert(!terms_hash_->is_chained());
     uint64_t hashes[kBatch];
     int32_t candidates[kBatch];
+    // A candidate's term entry and stream ends, found in stage 3 and kept for
+    // stages 4 and 5: pool blocks never move, and an existing term's entry
+    // and int_start never change.
+    const uint8_t* entries[kBatch];
+    int32_t* ends[kBatch];
     for (size_t base = 0; base < n; base += kBatch) {
       const size_t m = n - base < kBatch ? n - base : kBatch;
       // The next group's term bytes, so that hashing them does not stall.
@@ -116,21 +121,21 @@ class TermsHashPerField {
       for (size_t i = 0; i < m; ++i) {
         if (candidates[i] < 0) continue;
         const uint32_t c = static_cast<uint32_t>(candidates[i]);
-        hash_.PrefetchEntry(c);
-        __builtin_prefetch(int_pool_->At(hash_.extra(c).int_start + hot_stream));
+        entries[i] = hash_.Entry(c);
+        __builtin_prefetch(entries[i]);
+        ends[i] = int_pool_->At(hash_.extra(c).int_start);
+        __builtin_prefetch(ends[i] + hot_stream);
       }
       for (size_t i = 0; i < m; ++i) {
         if (candidates[i] < 0) continue;
-        const uint32_t c = static_cast<uint32_t>(candidates[i]);
-        const uint32_t end =
-            static_cast<uint32_t>(*int_pool_->At(hash_.extra(c).int_start + hot_stream));
-        __builtin_prefetch(byte_pool_->At(end), 1);
+        __builtin_prefetch(byte_pool_->At(static_cast<uint32_t>(ends[i][hot_stream])), 1);
       }
       for (size_t i = 0; i < m; ++i) {
         const std::string_view term = term_at(base + i);
         const int32_t c = candidates[i];
-        if (c >= 0 && hash_.Matches(static_cast<uint32_t>(c), term)) {
-          visit(base + i, Existing(static_cast<uint32_t>(c)));
+        if (c >= 0 && Hash::EntryMatches(entries[i], term)) {
+          current_ends_ = ends[i];
+          visit(base + i, Added{static_cast<uint32_t>(c), false, &hash_.extra(c).state});
         } else {
           visit(base + i, AddNew(term, hashes[i]));
         }

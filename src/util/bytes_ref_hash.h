@@ -230,10 +230,12 @@ class BasicBytesRefHash {
   //                        whose tag matches, or -1 at an empty slot, without
   //                        reading term bytes;
   //   PrefetchRecord(id)   starts loading the id's record;
-  //   PrefetchEntry(id)    starts loading the id's term entry (reads the record);
-  //   Matches(id, term)    compares the stored bytes.
-  // A candidate is only a guess: the caller must confirm it with Matches()
-  // and otherwise fall back to AddHashed, which probes from scratch.
+  //   Entry(id)            the id's term entry (reads the record), for the
+  //                        caller to prefetch and keep: entries never move;
+  //   EntryMatches(entry, term)  compares the stored bytes.
+  // A candidate is only a guess: the caller must confirm it with
+  // EntryMatches() and otherwise fall back to AddHashed, which probes from
+  // scratch.
   void PrefetchSlot(uint64_t hash) const {
     __builtin_prefetch(&table_.slots()[static_cast<uint32_t>(hash >> 32) & table_.mask()]);
   }
@@ -247,8 +249,11 @@ class BasicBytesRefHash {
     }
   }
   void PrefetchRecord(uint32_t id) const { __builtin_prefetch(&records_[id]); }
-  void PrefetchEntry(uint32_t id) const { __builtin_prefetch(pool_->At(records_[id].bytes_start)); }
-  bool Matches(uint32_t id, std::string_view term) const { return TermEquals(id, term); }
+  const uint8_t* Entry(uint32_t id) const { return pool_->At(records_[id].bytes_start); }
+  static bool EntryMatches(const uint8_t* entry, std::string_view term) {
+    const std::string_view stored = EntryTerm(entry);
+    return stored.size() == term.size() && BytesEqual(stored.data(), term.data(), term.size());
+  }
 
   static uint64_t HashBytes(std::string_view term) { return XXH3_64bits(term.data(), term.size()); }
 
@@ -264,7 +269,10 @@ class BasicBytesRefHash {
 
   // Decodes the term entry at `address` of `pool`.
   static std::string_view TermAt(const ByteBlockPool& pool, uint32_t address) {
-    const uint8_t* p = pool.At(address);
+    return EntryTerm(pool.At(address));
+  }
+  // Decodes the term entry at `p`.
+  static std::string_view EntryTerm(const uint8_t* p) {
     if ((p[0] & 0x80) == 0) return {reinterpret_cast<const char*>(p + 1), p[0]};
     const size_t length = (p[0] & 0x7f) | (size_t{p[1]} << 7);
     return {reinterpret_cast<const char*>(p + 2), length};

@@ -141,13 +141,28 @@ struct Built {
   std::unique_ptr<PostingsWriterPerField> field;
 };
 
+// With `batched`, each document goes through AddTokens (the indexing chain's
+// path) instead of one Add per token.
 std::unique_ptr<Built> Build(const std::vector<std::vector<Token>>& docs, TermBytesLayout layout,
-                             IndexOptions options, bool payloads) {
+                             IndexOptions options, bool payloads, bool batched = false) {
   auto b = std::make_unique<Built>();
   b->terms_hash = std::make_unique<TermsHash>(&b->allocator, layout);
   b->field =
       std::make_unique<PostingsWriterPerField>(b->terms_hash.get(), options, payloads, &b->counter);
   for (uint32_t doc = 0; doc < docs.size(); ++doc) {
+    if (batched) {
+      std::vector<InvertedToken> tokens;
+      for (const Token& t : docs[doc]) {
+        tokens.push_back({t.term, t.position, t.start_offset, t.end_offset, t.payload});
+      }
+      std::vector<uint32_t> ids(tokens.size());
+      b->field->AddTokens(doc, tokens, ids);
+      for (size_t i = 0; i < tokens.size(); ++i) {
+        EXPECT_EQ(b->field->terms().term(ids[i]), tokens[i].term)
+            << "doc " << doc << " token " << i;
+      }
+      continue;
+    }
     for (const Token& t : docs[doc]) {
       b->field->Add(t.term, doc, t.position, t.start_offset, t.end_offset, t.payload);
     }
@@ -178,15 +193,28 @@ TEST_P(PostingsTest, MatchesNaiveIndexInBothLayoutsIdentically) {
   auto separate = Build(docs, TermBytesLayout::kSeparate, options, payloads);
   const auto& st = shared->field->terms();
   const auto& pt = separate->field->terms();
+  // The batched path (AddTokens) in both layouts: the same ids and bytes.
+  auto shared_batched = Build(docs, TermBytesLayout::kShared, options, payloads, true);
+  auto separate_batched = Build(docs, TermBytesLayout::kSeparate, options, payloads, true);
+  const auto& sbt = shared_batched->field->terms();
+  const auto& pbt = separate_batched->field->terms();
   ASSERT_EQ(st.size(), naive.size());
   ASSERT_EQ(pt.size(), naive.size());
+  ASSERT_EQ(sbt.size(), naive.size());
+  ASSERT_EQ(pbt.size(), naive.size());
   EXPECT_TRUE(shared->terms_hash->shares_term_pool());
   EXPECT_FALSE(separate->terms_hash->shares_term_pool());
 
   for (uint32_t id = 0; id < st.size(); ++id) {
     ASSERT_EQ(st.term(id), pt.term(id)) << "ids differ between layouts at " << id;
+    ASSERT_EQ(st.term(id), sbt.term(id)) << "ids differ, batched shared, at " << id;
+    ASSERT_EQ(st.term(id), pbt.term(id)) << "ids differ, batched separate, at " << id;
     for (int s = 0; s < st.stream_count(); ++s) {
-      ASSERT_EQ(StreamBytes(st, id, s), StreamBytes(pt, id, s)) << "term " << id << " stream " << s;
+      const std::vector<uint8_t> bytes = StreamBytes(st, id, s);
+      ASSERT_EQ(bytes, StreamBytes(pt, id, s)) << "term " << id << " stream " << s;
+      ASSERT_EQ(bytes, StreamBytes(sbt, id, s)) << "batched shared, term " << id << " stream " << s;
+      ASSERT_EQ(bytes, StreamBytes(pbt, id, s))
+          << "batched separate, term " << id << " stream " << s;
     }
     const std::string term(st.term(id));
     auto it = naive.find(term);
