@@ -257,12 +257,17 @@ void PostingsWriter::WritePosTail() {
   payload_bytes_.clear();
 }
 
-absl::Status PostingsWriter::FinishTerm(std::string_view term) {
+absl::Status PostingsWriter::FinishTerm(std::string_view term, std::span<const uint8_t> doc_tail) {
   if (stats_.doc_freq == 0) {
     return absl::InvalidArgumentError(absl::StrCat("term \"", Sv(term), "\" has no documents"));
   }
   if (stats_.doc_freq == 1) {
     stats_.singleton_doc = first_doc_;
+    doc_n_ = 0;
+  } else if (!doc_tail.empty() && doc_n_ == stats_.doc_freq && doc_n_ < kForBlockSize) {
+    // No block was emitted (doc_n_ would have restarted from 0), so the
+    // tail is all of the term's docs: the caller's bytes.
+    doc_out_->WriteBytes(doc_tail.data(), doc_tail.size());
     doc_n_ = 0;
   } else {
     if (doc_n_ == kForBlockSize) EmitDocBlock();

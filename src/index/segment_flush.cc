@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <span>
 #include <vector>
 
 #include "codec/field_infos_format.h"
@@ -85,6 +86,30 @@ inline uint32_t ReadStreamVInt(const uint8_t** p, const uint8_t* end) {
   uint32_t value;
   if (!DecodeVInt32(p, end, &value)) std::abort();
   return value;
+}
+
+// Appends the code(s) of a term's pending last doc, as
+// PostingsWriterPerField::FlushPendingDoc would write them, after the
+// `length` bytes of its doc stream copied into *buffer; returns the new
+// length. The stream plus these bytes are the term's .doc tail when all of
+// its docs go to the tail (PostingsWriter::FinishTerm copies it then). Out
+// of line: inlined, it made GCC stop inlining the flush's position loop.
+__attribute__((noinline)) size_t AppendPendingDoc(const PostingState& state, bool freqs,
+                                                  size_t length, std::vector<uint8_t>* buffer) {
+  if (length + 2 * kMaxVInt32Bytes > buffer->size()) {
+    buffer->resize(2 * buffer->size() + 2 * kMaxVInt32Bytes);
+  }
+  uint8_t* const start = buffer->data() + length;
+  uint8_t* out = start;
+  if (!freqs) {
+    out += EncodeVInt(state.last_doc_code, out);
+  } else if (state.term_freq == 1) {
+    out += EncodeVInt(state.last_doc_code | 1, out);
+  } else {
+    out += EncodeVInt(state.last_doc_code, out);
+    out += EncodeVInt(state.term_freq, out);
+  }
+  return length + static_cast<size_t>(out - start);
 }
 
 // Writes everything but the segment info; appends each created file to *files.
@@ -169,25 +194,38 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
             pw.AddPositionDeltas(position_delta, {}, start_delta, length);
           }
         };
+        // The stream's docs, then the term's last doc, still pending in its
+        // state: one loop, so that each lambda has one call site (GCC
+        // inlines those; with two it left add_positions out of line).
+        const PostingState& state = terms.state(term_id);
         uint32_t doc = 0;
-        while (d != d_end) {
-          const uint32_t code = ReadStreamVInt(&d, d_end);
+        for (bool pending = false; !pending;) {
           uint32_t freq = 1;
-          if (!freqs) {
-            doc += code;
+          if (d == d_end) {
+            pending = true;
+            doc = state.last_doc_id;
+            if (freqs) freq = state.term_freq;
           } else {
-            doc += code >> 1;
-            if ((code & 1) == 0) freq = ReadStreamVInt(&d, d_end);
+            const uint32_t code = ReadStreamVInt(&d, d_end);
+            if (!freqs) {
+              doc += code;
+            } else {
+              doc += code >> 1;
+              if ((code & 1) == 0) freq = ReadStreamVInt(&d, d_end);
+            }
           }
           add_doc(doc, freq);
           if (positions) add_positions(freq);
         }
-        // The term's last doc is still pending in its state.
-        const PostingState& state = terms.state(term_id);
-        const uint32_t freq = freqs ? state.term_freq : 1;
-        add_doc(state.last_doc_id, freq);
-        if (positions) add_positions(freq);
         if (x != x_end) std::abort();  // written by this process: a bug
+        // A singleton's doc goes to the dictionary: no tail to hand over.
+        const std::span<const uint8_t> doc_tail =
+            doc_length == 0
+                ? std::span<const uint8_t>()
+                : std::span<const uint8_t>(doc_bytes.data(),
+                                           AppendPendingDoc(state, freqs, doc_length, &doc_bytes));
+        if (absl::Status s = pw.FinishTerm(terms.term(term_id), doc_tail); !s.ok()) return s;
+        continue;
       }
       if (absl::Status s = pw.FinishTerm(p->terms().term(term_id)); !s.ok()) return s;
     }

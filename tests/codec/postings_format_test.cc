@@ -5,10 +5,12 @@
 // damaged files give errors, never crashes.
 #include "codec/postings_format.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "codec/byte_io.h"
 #include "gtest/gtest.h"
 #include "scratch_dir.h"
@@ -85,8 +87,34 @@ FieldType TypeFor(IndexOptions options, bool payloads) {
   return t;
 }
 
+// All of a term's docs as one .doc VInt tail (docs/format.md): what the
+// flush hands FinishTerm from its in-memory doc stream.
+std::vector<uint8_t> PlainDocTail(const std::vector<Doc>& docs, bool freqs) {
+  std::vector<uint8_t> out;
+  auto put = [&out](uint32_t v) {
+    for (; v >= 0x80; v >>= 7) out.push_back(static_cast<uint8_t>(v | 0x80));
+    out.push_back(static_cast<uint8_t>(v));
+  };
+  uint32_t previous = 0;
+  for (const Doc& d : docs) {
+    const uint32_t delta = d.doc - previous;
+    previous = d.doc;
+    if (!freqs) {
+      put(delta);
+    } else if (d.freq == 1) {
+      put(delta << 1 | 1);
+    } else {
+      put(delta << 1);
+      put(d.freq);
+    }
+  }
+  return out;
+}
+
+// `hand_doc_tails`: every term finishes with FinishTerm(term, its
+// PlainDocTail) instead of FinishTerm(term).
 void Write(Directory* dir, const SegmentId& id,
-           const std::vector<std::pair<FieldInfo, Model>>& fields) {
+           const std::vector<std::pair<FieldInfo, Model>>& fields, bool hand_doc_tails = false) {
   auto writer = PostingsWriter::Create(dir, "_0", id);
   ASSERT_TRUE(writer.ok()) << writer.status();
   for (const auto& [info, model] : fields) {
@@ -98,7 +126,12 @@ void Write(Directory* dir, const SegmentId& id,
         for (const Pos& p : d.positions)
           (*writer)->AddPosition(p.position, p.start, p.end, p.payload);
       }
-      ASSERT_TRUE((*writer)->FinishTerm(term).ok());
+      if (hand_doc_tails) {
+        const std::vector<uint8_t> tail = PlainDocTail(docs, HasFreqs(info.type.index_options));
+        ASSERT_TRUE((*writer)->FinishTerm(term, tail).ok());
+      } else {
+        ASSERT_TRUE((*writer)->FinishTerm(term).ok());
+      }
     }
     ASSERT_TRUE((*writer)->FinishField(7).ok());
   }
@@ -315,6 +348,41 @@ TEST(PostingsFormatTest, TailsAreThePlainVInts) {
         pos_end = stats.pos_offset + pos_bytes.size();
       }
     }
+  }
+}
+
+// FinishTerm with the term's docs already encoded as one tail (the flush's
+// path) writes exactly the files FinishTerm alone writes: the bytes are used
+// for terms of 2..127 docs and ignored for a singleton and for terms with a
+// full block (128, 129, 256 and more docs), for every option.
+TEST(PostingsFormatTest, HandedDocTailsWriteTheSameFiles) {
+  Random rng(testing::TestSeed(4545));
+  std::vector<std::pair<FieldInfo, Model>> fields;
+  uint32_t number = 0;
+  for (IndexOptions o :
+       {IndexOptions::kDocs, IndexOptions::kDocsAndFreqs, IndexOptions::kDocsAndFreqsAndPositions,
+        IndexOptions::kDocsAndFreqsAndPositionsAndOffsets}) {
+    for (bool payloads : {false, true}) {
+      if (payloads && !HasPositions(o)) continue;
+      const FieldType type = TypeFor(o, payloads);
+      fields.push_back(
+          {FieldInfo{absl::StrCat("f", number), number, type}, RandomModel(rng, type, 60000)});
+      ++number;
+    }
+  }
+  SegmentId id{};
+  id[0] = 5;
+  testing::ScratchDir plain_scratch;
+  testing::ScratchDir handed_scratch;
+  auto plain = plain_scratch.Open();
+  auto handed = handed_scratch.Open();
+  Write(plain.get(), id, fields);
+  Write(handed.get(), id, fields, /*hand_doc_tails=*/true);
+  for (const char* name : {"_0.doc", "_0.pos", "_0.tim"}) {
+    auto a = OpenInput(plain.get(), name);
+    auto b = OpenInput(handed.get(), name);
+    ASSERT_TRUE(a.ok() && b.ok()) << name;
+    EXPECT_TRUE(std::ranges::equal(a->bytes(), b->bytes())) << name;
   }
 }
 
