@@ -56,35 +56,53 @@ TermDictWriter::TermDictWriter(std::string* out, TermDictOptions options)
   }
 }
 
-absl::Status TermDictWriter::CheckAdd(std::string_view term, const TermStats& stats,
-                                      size_t shared) const {
-  if (!options_status_.ok()) return absl::FailedPreconditionError(options_status_.message());
-  if (finished_) return absl::FailedPreconditionError("TermDictWriter::Add after Finish");
-  if (term.size() > kMaxTermLength) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("term of ", term.size(), " bytes is longer than 32766 bytes"));
-  }
+TermDictWriter::AddError TermDictWriter::CheckAdd(std::string_view term, const TermStats& stats,
+                                                  size_t shared) const {
+  if (!options_status_.ok()) return AddError::kOptions;
+  if (finished_) return AddError::kFinished;
+  if (term.size() > kMaxTermLength) return AddError::kTooLong;
   // term > last_term_ iff it goes on after their shared prefix and either
   // last_term_ ends there or has a smaller (unsigned) byte there.
   if (term_count_ > 0 &&
       !(shared < term.size() &&
         (shared == last_term_.size() ||
          static_cast<uint8_t>(term[shared]) > static_cast<uint8_t>(last_term_[shared])))) {
-    return absl::InvalidArgumentError("terms must be added in strictly increasing byte order");
+    return AddError::kOrder;
   }
-  if (block_entries_ == 0 && block_count_ == UINT32_MAX) {
-    return absl::ResourceExhaustedError("term dictionary full: 2^32 - 1 blocks");
-  }
-  if (stats.singleton_doc.has_value() && stats.doc_freq != 1) {
-    return absl::InvalidArgumentError("singleton_doc requires doc_freq == 1");
-  }
+  if (block_entries_ == 0 && block_count_ == UINT32_MAX) return AddError::kFull;
+  if (stats.singleton_doc.has_value() && stats.doc_freq != 1) return AddError::kSingleton;
   if ((!options_.has_pos_offsets && stats.pos_offset != 0) ||
       (!options_.has_pay_offsets && stats.pay_offset != 0)) {
-    return absl::InvalidArgumentError("pos/pay offset set on a dictionary without that column");
+    return AddError::kColumn;
   }
   if (stats.doc_offset < last_stats_.doc_offset || stats.pos_offset < last_stats_.pos_offset ||
       stats.pay_offset < last_stats_.pay_offset) {
-    return absl::InvalidArgumentError("postings offsets must not decrease in term order");
+    return AddError::kOffsets;
+  }
+  return AddError::kNone;
+}
+
+absl::Status TermDictWriter::AddErrorStatus(AddError error, std::string_view term) const {
+  switch (error) {
+    case AddError::kNone:
+      break;
+    case AddError::kOptions:
+      return absl::FailedPreconditionError(options_status_.message());
+    case AddError::kFinished:
+      return absl::FailedPreconditionError("TermDictWriter::Add after Finish");
+    case AddError::kTooLong:
+      return absl::InvalidArgumentError(
+          absl::StrCat("term of ", term.size(), " bytes is longer than 32766 bytes"));
+    case AddError::kOrder:
+      return absl::InvalidArgumentError("terms must be added in strictly increasing byte order");
+    case AddError::kFull:
+      return absl::ResourceExhaustedError("term dictionary full: 2^32 - 1 blocks");
+    case AddError::kSingleton:
+      return absl::InvalidArgumentError("singleton_doc requires doc_freq == 1");
+    case AddError::kColumn:
+      return absl::InvalidArgumentError("pos/pay offset set on a dictionary without that column");
+    case AddError::kOffsets:
+      return absl::InvalidArgumentError("postings offsets must not decrease in term order");
   }
   return absl::OkStatus();
 }
@@ -93,7 +111,9 @@ absl::Status TermDictWriter::Add(std::string_view term, const TermStats& stats) 
   // The prefix shared with the previous term serves both the order check and,
   // inside a block, the entry's prefix compression.
   const size_t shared = term_count_ > 0 ? SharedPrefix(last_term_, term) : 0;
-  if (absl::Status status = CheckAdd(term, stats, shared); !status.ok()) return status;
+  if (const AddError error = CheckAdd(term, stats, shared); error != AddError::kNone) {
+    return AddErrorStatus(error, term);
+  }
 
   // Deltas are against the previous entry of this block; entry 0 against 0.
   // The entry is encoded into `entry` and appended at once (an append per
