@@ -57,7 +57,10 @@ check() {
     cmake --install "$static_from" --prefix "$prefix" >/dev/null
   else
     echo "== $kind: build and install the library alone"
+    # -O1: this build checks the package (files, exports, consumers), not
+    # speed, and compiles in about half the time of the default -O3.
     cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS="$shared" \
+      "-DCMAKE_CXX_FLAGS_RELEASE=-O1 -DNDEBUG" \
       -DINVERT_BUILD_TESTS=OFF -DINVERT_BUILD_BENCHMARKS=OFF -DINVERT_BUILD_TOOLS=OFF \
       -DINVERT_BUILD_FUZZERS=OFF -DINVERT_INSTALL=ON -DCMAKE_INSTALL_PREFIX="$prefix" >/dev/null
     cmake --build "$build" -j "$jobs" >"$work/$kind/build.log" 2>&1 ||

@@ -53,7 +53,9 @@ void WriteIndex(const std::string& path) {
     doc.Add(Field::Keyword("id", id, FieldType::Keyword(/*stored=*/true)));
     doc.Add(Field::Text("body", texts[i % 5], body));
     ASSERT_TRUE((*writer)->AddDocument(doc).ok());
-    if (i == 4) ASSERT_TRUE((*writer)->Commit().ok());  // two segments
+    if (i == 4) {  // two segments
+      ASSERT_TRUE((*writer)->Commit().ok());
+    }
   }
   ASSERT_TRUE((*writer)->Close().ok());
 }

@@ -117,7 +117,9 @@ class IndexReaderDeletionsTest : public ::testing::Test {
           .Add(Field::Keyword("group", docs_[n].group))
           .Add(Field::Keyword("solo", docs_[n].solo));
       ASSERT_TRUE((*writer)->AddDocument(doc).ok());
-      if ((n + 1) % kDocsPerCommit == 0) ASSERT_TRUE((*writer)->Commit().ok());
+      if ((n + 1) % kDocsPerCommit == 0) {
+        ASSERT_TRUE((*writer)->Commit().ok());
+      }
     }
     ASSERT_TRUE((*writer)->Close().ok());
     dir_ = scratch_.Open();

@@ -25,6 +25,7 @@
 #include "invert/postings_enum.h"
 #include "invert/terms_enum.h"
 #include "scratch_dir.h"
+#include "test_scale.h"
 #include "test_seed.h"
 #include "util/random.h"
 
@@ -197,7 +198,8 @@ TEST_P(DeletesTest, RandomOperationsMatchTheModel) {
     return d;
   };
   int commits = 0, checks = 0;
-  for (int step = 0; step < 800; ++step) {
+  const int steps = testing::Scaled(800, 300);
+  for (int step = 0; step < steps; ++step) {
     const uint64_t op = rng.Uniform(100);
     if (op < 45) {
       ModelDoc d = random_doc();
@@ -253,7 +255,9 @@ TEST_P(DeletesTest, RandomOperationsMatchTheModel) {
         EXPECT_LE((*reader)->leaves().size(), static_cast<size_t>(max_segments));
       }
       for (const LeafReader* leaf : (*reader)->leaves()) {
-        if (max_segments == 1 && !GetParam().merges) EXPECT_EQ(leaf->num_docs(), leaf->max_doc());
+        if (max_segments == 1 && !GetParam().merges) {
+          EXPECT_EQ(leaf->num_docs(), leaf->max_doc());
+        }
       }
     } else {
       ASSERT_TRUE((*writer)->ForceMergeDeletes().ok());
@@ -501,11 +505,11 @@ INSTANTIATE_TEST_SUITE_P(Setups, DeletesTest,
                                            WriterSetup{TermBytesLayout::kSeparate, false},
                                            WriterSetup{TermBytesLayout::kShared, true},
                                            WriterSetup{TermBytesLayout::kSeparate, true}),
-                         [](const auto& info) {
-                           return std::string(info.param.layout == TermBytesLayout::kShared
+                         [](const auto& setup) {
+                           return std::string(setup.param.layout == TermBytesLayout::kShared
                                                   ? "Shared"
                                                   : "Separate") +
-                                  (info.param.merges ? "Merging" : "NoMerges");
+                                  (setup.param.merges ? "Merging" : "NoMerges");
                          });
 
 }  // namespace

@@ -26,6 +26,7 @@
 #include "invert/leaf_reader.h"
 #include "invert/merge_policy.h"
 #include "scratch_dir.h"
+#include "test_scale.h"
 #include "test_seed.h"
 #include "util/random.h"
 
@@ -216,7 +217,8 @@ TEST(IndexWriterHostileRegressionTest, RandomUpdatesWithFlushesAndMergesBetweenC
   std::map<std::string, std::string> uid_of;  // id -> its live uid
   int fill = 0, next_uid = 0;
   // Merge-all rewrites every segment each round: 4 rounds keep TSan short.
-  for (int round = 0; round < 4 && !HasFailure(); ++round) {
+  const int rounds = testing::Scaled(4, 2);
+  for (int round = 0; round < rounds && !HasFailure(); ++round) {
     for (int flushes = 0; flushes < 3; ++flushes) {
       for (int i = 0; i < 20; ++i) {
         const std::string id = "k" + std::to_string(rng.Uniform(8));

@@ -24,6 +24,7 @@
 #include "index/indexing_chain.h"
 #include "index/postings_writer_per_field.h"
 #include "index/random_docs.h"
+#include "test_scale.h"
 #include "test_seed.h"
 #include "util/random.h"
 
@@ -150,7 +151,8 @@ TEST(IndexingChainMemoryTest, CounterMatchesRecomputationOverRandomDocuments) {
     RamCounter writer;
     {
       IndexingChain chain(WhitespaceOptions(layout), &writer);
-      for (int d = 0; d < 60; ++d) {
+      const int docs = testing::Scaled(60, 15);
+      for (int d = 0; d < docs; ++d) {
         const uint64_t kind = rng.Uniform(10);
         const TestDoc td = kind < 6   ? RandomDoc(rng, specs)
                            : kind < 9 ? LargeRandomDoc(rng, specs, 3000)
@@ -311,7 +313,8 @@ TEST(IndexingChainMemoryTest, HeadroomEstimateCoversWhatTheDocumentAdds) {
   for (TermBytesLayout layout : {TermBytesLayout::kSeparate, TermBytesLayout::kShared}) {
     IndexingChain chain(WhitespaceOptions(layout));
     ASSERT_TRUE(chain.AddDocument(ToDocument(RandomDoc(rng, specs), types)).ok());
-    for (int d = 0; d < 20; ++d) {
+    const int docs = testing::Scaled(20, 5);
+    for (int d = 0; d < docs; ++d) {
       const TestDoc td = rng.Bernoulli(0.5) ? RandomDoc(rng, specs)
                                             : LargeRandomDoc(rng, specs, rng.Range(10, 6000));
       const Document doc = ToDocument(td, types);
@@ -356,7 +359,12 @@ TEST(IndexingChainMemoryTest, ChainsReusingFlushedMemoryMatchFreshChains) {
     BlockCache cache(kBound);
     RamCounter writer;
     uint64_t next_id = 0;
-    for (int segment = 0; segment < 4; ++segment) {
+    // Each segment's ids field has ~75k distinct terms however many documents
+    // carry them.
+    const int segments = testing::Scaled(4, 2);
+    const int docs = testing::Scaled(25, 6);
+    const int ids_per_doc = 75000 / docs;
+    for (int segment = 0; segment < segments; ++segment) {
       IndexingChainOptions reusing_options = WhitespaceOptions(layout);
       reusing_options.block_cache = &cache;
       const size_t blocks_at_start = cache.blocks();
@@ -371,12 +379,12 @@ TEST(IndexingChainMemoryTest, ChainsReusingFlushedMemoryMatchFreshChains) {
         IndexingChain reusing(std::move(reusing_options), &writer);
         IndexingChain fresh(WhitespaceOptions(layout));
         Model model;
-        for (int d = 0; d < 25; ++d) {
+        for (int d = 0; d < docs; ++d) {
           TestDoc td =
               rng.Bernoulli(0.5) ? LargeRandomDoc(rng, specs, 2000) : RandomDoc(rng, specs);
           TestValue ids;
           ids.is_text = true;
-          for (int i = 0; i < 3000; ++i) absl::StrAppend(&ids.text, "id", next_id++, " ");
+          for (int i = 0; i < ids_per_doc; ++i) absl::StrAppend(&ids.text, "id", next_id++, " ");
           td.fields.push_back(TestField{"ids", {std::move(ids)}});
           const Document doc = ToDocument(td, types);
           ASSERT_TRUE(reusing.AddDocument(doc).ok()) << segment << "/" << d;
@@ -403,7 +411,8 @@ TEST(IndexingChainMemoryTest, ChainsReusingFlushedMemoryMatchFreshChains) {
 
 TEST(IndexingChainMemoryTest, ChunkedInversionMatchesTheModelAndBothLayouts) {
   const uint64_t seed = testing::TestSeed(31337);
-  for (int round = 0; round < 3; ++round) {
+  const int rounds = testing::Scaled(3, 1);
+  for (int round = 0; round < rounds; ++round) {
     Random rng(seed + round);
     const std::vector<FieldSpec> specs = FullSpecs(rng);
     const std::map<std::string, FieldType> types = TypesOf(specs);
