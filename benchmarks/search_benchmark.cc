@@ -17,12 +17,15 @@
 //       Per query: "N<TAB>CLASS<TAB>COUNT<TAB>id:score ..." (the top 10,
 //       stored ids, scores %.8e; COUNT is Count()).
 //   search_benchmark bench --index DIR --queries FILE [--k K] [--warmup W]
-//       [--passes P] [--modes pruned,exhaustive]
+//       [--passes P] [--modes pruned,exhaustive] [--per-query FILE]
 //       One thread. Each pass runs every query once per mode, the modes
 //       interleaved query by query; the W warm-up passes are not measured.
 //       Prints per (mode, class): "invert MODE CLASS K N MEDIAN_US P99_US QPS
 //       HITS DOCS_SCORED" (means per query: total_hits as Search returns it,
 //       "+" when some were lower bounds, and TopDocs::docs_scored).
+//       --per-query FILE also writes one line per (query, mode):
+//       "CLASS<TAB>MODE<TAB>MEDIAN_US<TAB>DOCS_SCORED<TAB>EXPR", to find
+//       the queries a class's QPS (a mean) is made of.
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -465,22 +468,45 @@ int RunBench(const Args& args) {
       classes.push_back(q.query_class);
     }
   }
+  // Per (query, mode): its measured times and docs scored (--per-query).
+  std::vector<std::vector<uint64_t>> query_ns(queries->size() * modes.size());
+  std::vector<uint64_t> query_scored(queries->size() * modes.size());
   for (uint64_t pass = 0; pass < warmup + passes; ++pass) {
-    for (const QueryLine& q : *queries) {
-      for (auto& [mode, searcher] : modes) {
+    for (size_t qi = 0; qi < queries->size(); ++qi) {
+      const QueryLine& q = (*queries)[qi];
+      for (size_t mi = 0; mi < modes.size(); ++mi) {
+        auto& [mode, searcher] = modes[mi];
         const auto t0 = std::chrono::steady_clock::now();
         absl::StatusOr<TopDocs> top = searcher->Search(q.query, k);
         const auto t1 = std::chrono::steady_clock::now();
         if (!top.ok()) Die(q.expr + ": " + std::string(top.status().message()));
         if (pass < warmup) continue;
         Cell& cell = cells[{mode, q.query_class}];
-        cell.ns.push_back(static_cast<uint64_t>(
-            std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count()));
+        const auto ns = static_cast<uint64_t>(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(t1 - t0).count());
+        cell.ns.push_back(ns);
+        query_ns[qi * modes.size() + mi].push_back(ns);
+        query_scored[qi * modes.size() + mi] = top->docs_scored;
         cell.hits += static_cast<double>(top->total_hits);
         cell.docs_scored += static_cast<double>(top->docs_scored);
         cell.lower_bound |= !top->total_hits_exact;
       }
     }
+  }
+  if (const std::string path = args.Get("--per-query", ""); !path.empty()) {
+    std::FILE* out = std::fopen(path.c_str(), "w");
+    if (out == nullptr) Die("--per-query: cannot write " + path);
+    for (size_t qi = 0; qi < queries->size(); ++qi) {
+      for (size_t mi = 0; mi < modes.size(); ++mi) {
+        std::vector<uint64_t>& ns = query_ns[qi * modes.size() + mi];
+        if (ns.empty()) continue;
+        std::sort(ns.begin(), ns.end());
+        std::fprintf(out, "%s\t%s\t%.1f\t%" PRIu64 "\t%s\n", (*queries)[qi].query_class.c_str(),
+                     modes[mi].first.c_str(), static_cast<double>(ns[ns.size() / 2]) / 1e3,
+                     query_scored[qi * modes.size() + mi], (*queries)[qi].expr.c_str());
+      }
+    }
+    if (std::fclose(out) != 0) Die("--per-query: cannot write " + path);
   }
   std::printf("# engine mode class k n median_us p99_us qps hits docs_scored\n");
   for (auto& [mode, searcher] : modes) {

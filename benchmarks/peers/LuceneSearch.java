@@ -15,6 +15,8 @@
 //       IndexSearcher.search(query, 10), stored ids, scores %.8e; COUNT is
 //       IndexSearcher.count(query)).
 //   LuceneSearch bench --index DIR --queries FILE [--k K] [--warmup W] [--passes P]
+//       [--per-query FILE]  (one line per query: CLASS, "lucene", MEDIAN_US,
+//       "-", EXPR, as invert_search_benchmark's --per-query)
 //       One thread, query cache off. W warm-up passes over every query (JIT),
 //       then P measured passes. Prints per class: "lucene default CLASS K N
 //       MEDIAN_US P99_US QPS HITS" (HITS: mean TotalHits.value, "+" when some
@@ -88,7 +90,8 @@ public final class LuceneSearch {
         bench(need(flags, "--index"), need(flags, "--queries"),
             Integer.parseInt(flags.getOrDefault("--k", "10")),
             Integer.parseInt(flags.getOrDefault("--warmup", "3")),
-            Integer.parseInt(flags.getOrDefault("--passes", "3")));
+            Integer.parseInt(flags.getOrDefault("--passes", "3")),
+            flags.get("--per-query"));
         break;
       default:
         usage("unknown mode " + args[0]);
@@ -99,7 +102,8 @@ public final class LuceneSearch {
     System.err.println("LuceneSearch: " + what);
     System.err.println("usage: LuceneSearch index LINES --index DIR [--ram-mb M]\n"
         + "       LuceneSearch agree --index DIR --queries FILE\n"
-        + "       LuceneSearch bench --index DIR --queries FILE [--k K] [--warmup W] [--passes P]");
+        + "       LuceneSearch bench --index DIR --queries FILE [--k K] [--warmup W] [--passes P]"
+        + " [--per-query FILE]");
     System.exit(2);
   }
 
@@ -305,15 +309,17 @@ public final class LuceneSearch {
     }
   }
 
-  private static void bench(String dir, String queryFile, int k, int warmup, int passes)
-      throws IOException {
+  private static void bench(String dir, String queryFile, int k, int warmup, int passes,
+      String perQuery) throws IOException {
     IndexSearcher searcher = open(dir);
     List<QueryLine> queries = readQueries(queryFile);
+    long[][] queryNs = new long[queries.size()][passes];
     Map<String, Cell> cells = new LinkedHashMap<>();
     for (QueryLine q : queries) cells.computeIfAbsent(q.queryClass, c -> new Cell());
     long sink = 0;
     for (int pass = 0; pass < warmup + passes; pass++) {
-      for (QueryLine q : queries) {
+      for (int qi = 0; qi < queries.size(); qi++) {
+        QueryLine q = queries.get(qi);
         long t0 = System.nanoTime();
         TopDocs top = searcher.search(q.query, k);
         long t1 = System.nanoTime();
@@ -321,8 +327,19 @@ public final class LuceneSearch {
         if (pass < warmup) continue;
         Cell cell = cells.get(q.queryClass);
         cell.add(t1 - t0);
+        queryNs[qi][pass - warmup] = t1 - t0;
         cell.hits += top.totalHits.value;
         cell.lowerBound |= top.totalHits.relation != TotalHits.Relation.EQUAL_TO;
+      }
+    }
+    if (perQuery != null) {
+      try (java.io.PrintWriter out = new java.io.PrintWriter(perQuery, "UTF-8")) {
+        for (int qi = 0; qi < queries.size(); qi++) {
+          long[] v = queryNs[qi].clone();
+          Arrays.sort(v);
+          out.printf(Locale.ROOT, "%s\tlucene\t%.1f\t-\t%s%n", queries.get(qi).queryClass,
+              v[v.length / 2] / 1e3, queries.get(qi).expr);
+        }
       }
     }
     System.out.println("# engine mode class k n median_us p99_us qps hits");
