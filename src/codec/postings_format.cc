@@ -566,7 +566,7 @@ bool PostingsCursor::TermImpacts(std::vector<Impact>* out) {
   return true;
 }
 
-uint32_t PostingsCursor::AdvanceShallow(uint32_t target) {
+uint32_t PostingsCursor::AdvanceShallow(uint32_t target, bool whole_groups) {
   if (shallow_valid_ && target <= shallow_last_) return shallow_last_;
   auto whole_term = [this]() {
     impacts_.assign(1, TermImpactBound());
@@ -610,11 +610,22 @@ uint32_t PostingsCursor::AdvanceShallow(uint32_t target) {
         Fail("doc id overflow in level-1 skip header");
         return whole_term();
       }
-      if (last < target) {
+      if (last < target || whole_groups) {
         p += h.bytes;
         left -= kSkipGroupDocs;
         base = static_cast<uint32_t>(last);
-        continue;
+        if (last < target) continue;
+        // The whole group, by its level-1 impacts.
+        if (!DecodeImpacts(h.impacts, h.impacts + h.impact_bytes, &impacts_)) {
+          Fail("bad impacts in a level-1 skip header");
+          return whole_term();
+        }
+        shallow_next_ = p;
+        shallow_base_ = base;
+        shallow_left_ = left;
+        shallow_last_ = base;
+        shallow_valid_ = true;
+        return shallow_last_;
       }
     }
     if (!ParseSkipHeader(&p, doc_end_, has_positions_, true, &h)) {

@@ -433,7 +433,15 @@ class PostingsCursor {
   // and the term's bound. Leaves doc(), NextDoc() and Advance() as they
   // were. REQUIRES: targets never decrease from one call to the next, and
   // target >= doc() once the cursor is on a doc.
-  uint32_t AdvanceShallow(uint32_t target);
+  //
+  // `whole_groups` (.doc version 3): where the walk reaches the level-1
+  // header of a group of 8 blocks that holds the target, the range is the
+  // whole group (to its last doc) and impacts() its level-1 pairs: a range
+  // 8 times longer with a looser bound, for a caller that pays per range
+  // more than it loses per bound (a disjunction's densest clause). Elsewhere
+  // (inside a group the walk entered, the buffered block, after the groups)
+  // the same answer as without it.
+  uint32_t AdvanceShallow(uint32_t target, bool whole_groups = false);
   // The impacts of the range the last AdvanceShallow returned.
   std::span<const Impact> impacts() const { return impacts_; }
   // The term's impacts over all its docs, for whole-term bounds (MaxScore):

@@ -17,7 +17,11 @@
 // which suits the few-term queries and the doc-at-a-time cursors here
 // (Lucene 9 moved its disjunctions from WAND to MaxScore for that reason).
 // Per window [target, upto] (upto: the nearest end of a clause's current
-// impact block, AdvanceShallow):
+// impact block, AdvanceShallow; in a pure disjunction the clause with the
+// most docs gives its coarse ranges, whole groups of 8 blocks where it has
+// them: its windows are what the candidates of the rarer clauses are
+// checked against, and 8 times fewer of them cost less than the tighter
+// bound saves):
 //   1. Each scoring clause's block bound; if their sum cannot beat the
 //      threshold, the whole window is skipped (block-max).
 //   2. Disjunctions: the should clauses sorted by block bound; the longest
@@ -37,6 +41,7 @@
 // score of a doc returned is computed from the same clause scores in the
 // same order as without pruning: bit-identical.
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -71,6 +76,12 @@ class BooleanScorer final : public DocScorer {
     bound_.resize(shoulds_.size());
     order_.resize(shoulds_.size());
     prefix_.resize(shoulds_.size() + 1);
+    if (required_.empty() && shoulds_.size() >= 2) {
+      coarse_ = 0;
+      for (size_t i = 1; i < shoulds_.size(); ++i) {
+        if (shoulds_[i]->cost() > shoulds_[coarse_]->cost()) coarse_ = i;
+      }
+    }
   }
 
   uint32_t NextDoc() override {
@@ -195,7 +206,8 @@ class BooleanScorer final : public DocScorer {
       DocScorer& s = *shoulds_[i];
       bound_[i] = 0;
       if (s.exhausted()) continue;
-      upto = std::min(upto, s.AdvanceShallow(target));
+      upto =
+          std::min(upto, i == coarse_ ? s.AdvanceShallowCoarse(target) : s.AdvanceShallow(target));
       bound_[i] = s.BlockMaxScore();
     }
     for (size_t i = 0; i < order_.size(); ++i) order_[i] = i;
@@ -388,6 +400,9 @@ class BooleanScorer final : public DocScorer {
   std::vector<size_t> order_;   // should clauses by bound_ ascending
   std::vector<double> prefix_;  // prefix_[j]: sum of bound_ of order_[0, j)
   size_t first_essential_ = 0;  // disjunctions: order_[first_essential_, end) are essential
+  // Pure disjunctions: the should clause with the most docs, whose windows
+  // are its coarse ranges (whole groups of 8 blocks); none: SIZE_MAX.
+  size_t coarse_ = SIZE_MAX;
 };
 
 class BooleanWeight final : public Weight {

@@ -61,6 +61,11 @@ class DocScorer {
   // the matches in [target, upto] (kNoMoreDocs: over all the rest). Never
   // moves doc(). REQUIRES: targets never decrease from call to call.
   virtual uint32_t AdvanceShallow(uint32_t /*target*/) { return kNoMoreDocs; }
+  // AdvanceShallow, except that the range may be longer with a looser bound
+  // (a term's: a whole group of 8 postings blocks where its walk meets one),
+  // for a caller whose cost is per range more than per bound. The same
+  // contract; the two may be mixed on one cursor.
+  virtual uint32_t AdvanceShallowCoarse(uint32_t target) { return AdvanceShallow(target); }
   // The bound of the range the last AdvanceShallow returned.
   virtual float BlockMaxScore() { return MaxScore(); }
   // From now on the cursor may skip matches scoring <= `score`. REQUIRES:

@@ -3,7 +3,8 @@
 // Bounds for pruning come from the postings' impacts (codec/impacts.h),
 // scored with the term's own Bm25Scorer (exact bounds: search/prune.h):
 // MaxScore() from the whole term's frontier (PostingsCursor::TermImpacts),
-// BlockMaxScore() from the 128-doc block AdvanceShallow lands in. Without
+// BlockMaxScore() from the 128-doc block AdvanceShallow lands in (or the
+// group of 8 blocks AdvanceShallowCoarse lands on, by its level-1 impacts). Without
 // block impacts (a .doc of version 1, a docs-only field, a term of < 128
 // docs, past the last full block) the cursor answers with the term-level
 // pair (max freq, norm 0), which bounds every document. A segment whose
@@ -93,7 +94,17 @@ class TermScorer final : public DocScorer, private PostingsCursor::BlockFilter {
     }
     return max_score_;
   }
-  uint32_t AdvanceShallow(uint32_t target) override {
+  uint32_t AdvanceShallow(uint32_t target) override { return Shallow(target, false); }
+  uint32_t AdvanceShallowCoarse(uint32_t target) override { return Shallow(target, true); }
+  float BlockMaxScore() override { return block_max_; }
+  void SetMinCompetitiveScore(float score) override {
+    min_competitive_ = score;
+    pruning_ = cursor_ != nullptr;
+  }
+
+ private:
+  // AdvanceShallow; `whole_groups`: the cursor's whole-group ranges.
+  uint32_t Shallow(uint32_t target, bool whole_groups) {
     if (exhausted()) {
       block_max_ = 0;
       return kNoMoreDocs;
@@ -106,7 +117,7 @@ class TermScorer final : public DocScorer, private PostingsCursor::BlockFilter {
       block_max_ = MaxScore();
       return shallow_upto_ = kNoMoreDocs;
     }
-    shallow_upto_ = cursor_->AdvanceShallow(target);
+    shallow_upto_ = cursor_->AdvanceShallow(target, whole_groups);
     if (shallow_upto_ != kNoMoreDocs) {
       // A full block: its impacts are dominated by the term's frontier, so
       // their bound is already <= MaxScore().
@@ -125,13 +136,7 @@ class TermScorer final : public DocScorer, private PostingsCursor::BlockFilter {
     }
     return shallow_upto_;
   }
-  float BlockMaxScore() override { return block_max_; }
-  void SetMinCompetitiveScore(float score) override {
-    min_competitive_ = score;
-    pruning_ = cursor_ != nullptr;
-  }
 
- private:
   // The largest score of a pair of `impacts`: >= the score of every
   // document they cover (prune.h). A field without norms scores norm 1.
   // With a weight >= 0 the score grows with freq * inverse_norm: the

@@ -11,7 +11,8 @@
 //     block whose bound passes, or the tail; so passing a group by its
 //     level-1 header must never pass a doc that walking its blocks would
 //     return; positions read after every kind of skip;
-//   - AdvanceShallow to random targets, TermImpacts, ReadSkipGroups;
+//   - AdvanceShallow to random targets, with and without whole-group
+//     ranges, TermImpacts, ReadSkipGroups;
 //   - the writer's abandoned terms leave nothing behind.
 #include <algorithm>
 #include <cstdint>
@@ -94,6 +95,7 @@ struct Totals {
   uint64_t filtered_skips = 0;  // blocks the model's filter rejected
   uint64_t blocks_skipped = 0;
   uint64_t positions_checked = 0;
+  uint64_t group_ranges = 0;  // whole-group AdvanceShallow answers
 };
 
 class SkipLevelsTest : public ::testing::TestWithParam<IndexOptions> {};
@@ -273,6 +275,64 @@ TEST_P(SkipLevelsTest, CursorAgreesWithModel) {
       ASSERT_TRUE(c.status().ok()) << c.status();
     }
 
+    // AdvanceShallow with whole groups: the range holding the first doc >=
+    // target is that doc's block or, where the walk met its group's level-1
+    // header, the whole group; its impacts are that range's frontier.
+    // Mixed with block-sized calls and iterator moves.
+    for (int walk = 0; walk < 3; ++walk) {
+      PostingsCursor c = fixture.Cursor(t);
+      uint32_t target = 0;
+      uint32_t last_got = 0;
+      size_t it = 0;  // index of the iterator's next doc
+      while (it < n && target <= postings.back().doc) {
+        target += static_cast<uint32_t>(rng.Uniform(walk == 0 ? 300 : 6000));
+        if (it > 0) target = std::max(target, postings[it - 1].doc + 1);
+        size_t i = 0;
+        while (i < n && postings[i].doc < target) ++i;
+        const bool whole_groups = rng.Bernoulli(0.8);
+        const uint32_t got = c.AdvanceShallow(target, whole_groups);
+        if (!freqs || i >= full) {
+          ASSERT_EQ(got, PostingsCursor::kNoMoreDocs) << "target " << target;
+        } else {
+          const size_t block = i / kForBlockSize * kForBlockSize;
+          const size_t group = i / kSkipGroupDocs * kSkipGroupDocs;
+          const bool in_group = group + kSkipGroupDocs <= n;
+          const uint32_t block_last = postings[block + kForBlockSize - 1].doc;
+          const uint32_t group_last = in_group ? postings[group + kSkipGroupDocs - 1].doc : 0;
+          ASSERT_TRUE(got == block_last || (in_group && got == group_last)) << "target " << target;
+          // The group's last block ends where the group does: its range is
+          // either, told apart by the impacts.
+          const std::vector<Impact> impacts(c.impacts().begin(), c.impacts().end());
+          const bool is_group =
+              in_group && got == group_last &&
+              (got != block_last ||
+               (impacts != ModelFrontier(postings, block, block + kForBlockSize) &&
+                block != group));
+          // A group only when asked for, or as the answer cached from a
+          // call that asked (the same range).
+          if (is_group && !whole_groups) {
+            ASSERT_EQ(got, last_got) << "target " << target;
+          }
+          const size_t begin = is_group ? group : block;
+          const size_t end = is_group ? group + kSkipGroupDocs : block + kForBlockSize;
+          ASSERT_EQ(impacts, ModelFrontier(postings, begin, end)) << "target " << target;
+          if (is_group) ++totals.group_ranges;
+        }
+        last_got = got;
+        if (rng.Bernoulli(0.3)) {
+          ASSERT_TRUE(c.NextDoc());
+          ASSERT_EQ(c.doc(), postings[it++].doc);
+        } else if (rng.Bernoulli(0.3)) {
+          while (it < n && postings[it].doc < target) ++it;
+          ASSERT_EQ(c.Advance(target), it < n);
+          if (it < n) {
+            ASSERT_EQ(c.doc(), postings[it++].doc);
+          }
+        }
+      }
+      ASSERT_TRUE(c.status().ok()) << c.status();
+    }
+
     // TermImpacts: the blocks' pairs and (freq, norm 0) for the tail's.
     {
       PostingsCursor c = fixture.Cursor(t);
@@ -322,12 +382,16 @@ TEST_P(SkipLevelsTest, CursorAgreesWithModel) {
     EXPECT_GT(totals.filtered_skips, 200u);
     // Groups judged in one go: fewer frontiers than a level-0 walk judges.
     EXPECT_LT(totals.cursor_judged, totals.model_judged);
+    EXPECT_GT(totals.group_ranges, 20u);
   }
-  std::printf("[ COVERAGE ] blocks skipped %llu, judged %llu (level-0 walk: %llu, rejected %llu)\n",
-              static_cast<unsigned long long>(totals.blocks_skipped),
-              static_cast<unsigned long long>(totals.cursor_judged),
-              static_cast<unsigned long long>(totals.model_judged),
-              static_cast<unsigned long long>(totals.filtered_skips));
+  std::printf(
+      "[ COVERAGE ] blocks skipped %llu, judged %llu (level-0 walk: %llu, rejected %llu), "
+      "whole-group ranges %llu\n",
+      static_cast<unsigned long long>(totals.blocks_skipped),
+      static_cast<unsigned long long>(totals.cursor_judged),
+      static_cast<unsigned long long>(totals.model_judged),
+      static_cast<unsigned long long>(totals.filtered_skips),
+      static_cast<unsigned long long>(totals.group_ranges));
 }
 
 INSTANTIATE_TEST_SUITE_P(Options, SkipLevelsTest,
