@@ -450,3 +450,66 @@ TEST(SkipLevelsFormatTest, GroupsAreLevel1HeadersBeforeUnchangedBlocks) {
 
 }  // namespace
 }  // namespace invert
+
+namespace invert {
+namespace {
+
+// Full blocks whose doc gaps or freqs reach 2^25 and more: the cursor's
+// block checks take their sums in 32 bits only below that (the OR of the
+// values tells), so these blocks go through the 64-bit sums. Read back
+// against the model, with NextDoc and Advance.
+TEST(PostingsBlockSumsTest, GapsAndFreqsOf2To25AndMore) {
+  Random rng(testing::TestSeed(25025));
+  std::vector<ModelTerm> terms;
+  for (int t = 0; t < 6; ++t) {
+    ModelTerm term;
+    uint32_t doc = static_cast<uint32_t>(rng.Uniform(3));
+    const size_t n = 128 * static_cast<size_t>(1 + rng.Uniform(3)) + rng.Uniform(5);
+    for (size_t i = 0; i < n; ++i) {
+      ModelPosting p;
+      p.doc = doc;
+      p.freq = rng.Bernoulli(0.02) ? (uint32_t{1} << 25) + static_cast<uint32_t>(rng.Uniform(1000))
+                                   : static_cast<uint32_t>(1 + rng.Uniform(4));
+      p.norm = static_cast<uint8_t>(1 + rng.Uniform(200));
+      term.push_back(p);
+      // A few gaps of 2^25 or more; 128 docs still fit under 2^32.
+      const bool big = rng.Bernoulli(0.03) && doc < (uint32_t{1} << 31);
+      doc += big ? (uint32_t{1} << 25) + static_cast<uint32_t>(rng.Uniform(1 << 24))
+                 : static_cast<uint32_t>(1 + rng.Uniform(5));
+    }
+    terms.push_back(std::move(term));
+  }
+  FieldType type = FieldType::Text();
+  type.index_options = IndexOptions::kDocsAndFreqs;
+  PostingsFixture fixture;
+  ASSERT_NO_FATAL_FAILURE(fixture.Write(type, terms));
+  size_t big_values = 0;
+  for (size_t t = 0; t < terms.size(); ++t) {
+    SCOPED_TRACE("term " + std::to_string(t));
+    const ModelTerm& postings = terms[t];
+    PostingsCursor c = fixture.Cursor(t);
+    for (size_t i = 0; i < postings.size(); ++i) {
+      ASSERT_TRUE(c.NextDoc()) << c.status();
+      ASSERT_EQ(c.doc(), postings[i].doc) << "index " << i;
+      ASSERT_EQ(c.freq(), postings[i].freq) << "index " << i;
+      const bool big_gap = i > 0 && postings[i].doc - postings[i - 1].doc >= (uint32_t{1} << 25);
+      if (i < postings.size() / 128 * 128 && (big_gap || postings[i].freq >= (1u << 25))) {
+        ++big_values;
+      }
+    }
+    EXPECT_FALSE(c.NextDoc());
+    ASSERT_TRUE(c.status().ok()) << c.status();
+    PostingsCursor a = fixture.Cursor(t);
+    for (size_t i = 0; i < postings.size(); i += 1 + rng.Uniform(150)) {
+      ASSERT_TRUE(a.Advance(postings[i].doc)) << a.status();
+      ASSERT_EQ(a.doc(), postings[i].doc);
+      ASSERT_EQ(a.freq(), postings[i].freq);
+    }
+    ASSERT_TRUE(a.status().ok()) << a.status();
+  }
+  // Full blocks held such values (the tails are VInts, not checked so).
+  EXPECT_GT(big_values, 10u);
+}
+
+}  // namespace
+}  // namespace invert
