@@ -15,7 +15,10 @@
 // not competitive (Lucene's ImpactsDISI), bounding and skipping them in one
 // walk over the skip headers (PostingsCursor::AdvanceFiltered), 8 blocks at
 // once where a group's level-1 impacts are not competitive (.doc version 3):
-// Judge's bound is monotonic in each pair, as the cursor requires.
+// Judge's bound is monotonic in each pair, as the cursor requires. Inside a
+// block that passes, a doc whose own score is not competitive is passed over
+// too (DocScorer's contract allows skipping any doc scoring <= the minimum):
+// the collector sees only docs that can enter the top k.
 #include <algorithm>
 #include <memory>
 #include <span>
@@ -64,7 +67,10 @@ class TermScorer final : public DocScorer, private PostingsCursor::BlockFilter {
     started_ = true;
     return doc_ = impl_ != nullptr ? impl_->Advance(target) : postings_->Advance(target);
   }
-  float Score() override { return sim_.scorer.Score(static_cast<float>(Freq()), Norm()); }
+  float Score() override {
+    if (scored_doc_ == doc_) return scored_;  // the pruned walk's, on this doc
+    return sim_.scorer.Score(static_cast<float>(Freq()), Norm());
+  }
   Explanation Explain() override {
     const float freq = static_cast<float>(postings_->freq());
     const uint8_t norm = Norm();
@@ -183,7 +189,24 @@ class TermScorer final : public DocScorer, private PostingsCursor::BlockFilter {
   // AdvanceShallow's ranges are bounded first, then advanced into.
   uint32_t AdvancePruned(uint32_t target) {
     started_ = true;
-    if (filtered_) return doc_ = impl_->AdvanceFiltered(target, *this);
+    if (filtered_) {
+      // Blocks by their bound (Judge), then, inside a block that passes,
+      // docs by their own score: a doc scoring <= the minimum is never
+      // handed to the collector (most docs of a competitive block are
+      // not competitive themselves). The score of the doc returned is kept
+      // for Score().
+      for (;;) {
+        doc_ = impl_->AdvanceFiltered(target, *this);
+        if (doc_ == kNoMoreDocs) return doc_;
+        const float score = sim_.scorer.Score(static_cast<float>(impl_->freq()), Norm());
+        if (score > min_competitive_) {
+          scored_doc_ = doc_;
+          scored_ = score;
+          return doc_;
+        }
+        target = doc_ + 1;
+      }
+    }
     for (;;) {
       const uint32_t upto = AdvanceShallow(target);
       if (block_max_ <= min_competitive_) {
@@ -229,6 +252,9 @@ class TermScorer final : public DocScorer, private PostingsCursor::BlockFilter {
   float block_max_ = kUnboundedScore;
   bool pruning_ = false;
   float min_competitive_ = 0;
+  // The score AdvancePruned computed, and its doc (kNoMoreDocs: none).
+  uint32_t scored_doc_ = kNoMoreDocs;
+  float scored_ = 0;
 };
 
 class TermWeight final : public Weight {
