@@ -76,6 +76,32 @@ size_t ExactPhraseKeep(const PhraseTermPostings& term, std::vector<int64_t>* pla
   return out;
 }
 
+uint32_t ExactPhrasePairCount(const PhraseTermPostings& a, const PhraseTermPostings& b,
+                              std::vector<int64_t>* places) {
+  const size_t na = a.positions.size();
+  const size_t nb = b.positions.size();
+  if (na > 8 * nb || nb > 8 * na) {
+    const PhraseTermPostings terms[2] = {a, b};
+    return ExactPhraseCount(terms, places);
+  }
+  // a's position x and b's position y match when x - a.offset == y -
+  // b.offset: compare x + shift with y, in 64 bits.
+  const int64_t shift = int64_t{b.offset} - a.offset;
+  const uint32_t* pa = a.positions.data();
+  const uint32_t* pb = b.positions.data();
+  size_t i = 0;
+  size_t j = 0;
+  uint32_t count = 0;
+  while (i < na && j < nb) {
+    const int64_t x = int64_t{pa[i]} + shift;
+    const int64_t y = pb[j];
+    count += x == y ? 1 : 0;
+    i += x <= y ? 1 : 0;
+    j += y <= x ? 1 : 0;
+  }
+  return count;
+}
+
 uint32_t ExactPhraseCount(std::span<const PhraseTermPostings> terms, std::vector<int64_t>* places) {
   size_t lead = 0;
   for (size_t i = 1; i < terms.size(); ++i) {

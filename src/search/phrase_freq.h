@@ -76,6 +76,15 @@ uint32_t ExactPhraseCount(std::span<const PhraseTermPostings> terms, std::vector
 size_t ExactPhrasePlaces(const PhraseTermPostings& lead, std::vector<int64_t>* places);
 size_t ExactPhraseKeep(const PhraseTermPostings& term, std::vector<int64_t>* places, size_t kept);
 
+// ExactPhraseCount of a two-term phrase, without the places: one merge of
+// the two position lists (a's shifted by b.offset - a.offset), a match
+// taking one position of each; branch-free steps, so a mispredicted branch
+// per position is not paid. Lists of very different lengths (one over 8
+// times the other) are left to ExactPhraseCount's gallop: `places` is its
+// scratch.
+uint32_t ExactPhrasePairCount(const PhraseTermPostings& a, const PhraseTermPostings& b,
+                              std::vector<int64_t>* places);
+
 }  // namespace invert::search_internal
 
 #endif  // INVERT_SEARCH_PHRASE_FREQ_H_

@@ -42,7 +42,8 @@
 // Advance skip whole ranges whose bound is not competitive before the
 // conjunction looks at them (Lucene's ImpactsDISI over the approximation),
 // and a common document whose own bound (G of its terms' freqs in it, at
-// its norm) is not competitive before its positions are read.
+// its norm) is not competitive before its positions are read, and one whose
+// exact score is not competitive after (never handed to the collector).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -125,7 +126,10 @@ class PhraseScorer final : public DocScorer {
       target = doc_ + 1;
     }
   }
-  float Score() override { return sim_.scorer.Score(freq_, Norm()); }
+  float Score() override {
+    if (scored_doc_ == doc_) return scored_;  // the pruned walk's, on this doc
+    return sim_.scorer.Score(freq_, Norm());
+  }
   Explanation Explain() override {
     const uint8_t norm = Norm();
     const float score = sim_.scorer.Score(freq_, norm);
@@ -310,7 +314,15 @@ class PhraseScorer final : public DocScorer {
         continue;
       }
       freq_ = Frequency();
-      if (freq_ > 0) return doc_;
+      // A doc not above the minimum is not handed to the collector either.
+      if (freq_ > 0) {
+        const float score = sim_.scorer.Score(freq_, Norm());
+        if (score > min_competitive_) {
+          scored_doc_ = doc_;
+          scored_ = score;
+          return doc_;
+        }
+      }
       target = doc_ + 1;
     }
   }
@@ -405,6 +417,15 @@ class PhraseScorer final : public DocScorer {
   // keeps those it holds until none is left (ExactPhraseCount's steps).
   float ExactFrequency() {
     const size_t n = cursors_.size();
+    if (n == 2) {  // both lists are read anyway: one merge, no places
+      PostingsCursor& a = *cursors_[0];
+      PostingsCursor& b = *cursors_[1];
+      if (!a.ReadPositions(&positions_[0])) return PositionError(0);
+      if (!b.ReadPositions(&positions_[1])) return PositionError(1);
+      return static_cast<float>(
+          ExactPhrasePairCount({terms_[0].offset, {positions_[0].data(), a.freq()}},
+                               {terms_[1].offset, {positions_[1].data(), b.freq()}}, &places_));
+    }
     for (size_t i = 0; i < n; ++i) {
       // Insertion sort: a phrase has a few terms.
       size_t j = i;
@@ -470,6 +491,9 @@ class PhraseScorer final : public DocScorer {
   float block_max_ = kUnboundedScore;
   bool pruning_ = false;
   float min_competitive_ = 0;
+  // The score AdvancePruned computed, and its doc (kNoMoreDocs: none).
+  uint32_t scored_doc_ = kNoMoreDocs;
+  float scored_ = 0;
 };
 
 class PhraseWeight final : public Weight {

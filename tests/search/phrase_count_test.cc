@@ -2,7 +2,8 @@
 // the postings give them) against ExactPhraseFreq (the reference's binary
 // searches): random phrases of 2-5 terms, repeated terms included, over
 // random position lists from sparse to dense and of very different lengths
-// (so both the merge and the gallop run), with increasing positions.
+// (so both the merge and the gallop run), with increasing positions; and
+// ExactPhrasePairCount, the two-term merge, against both.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -28,6 +29,7 @@ TEST(PhraseCountTest, SameAsExactPhraseFreq) {
   Random rng(testing::TestSeed(1316));
   std::vector<int64_t> places = {-1, -1};  // stale scratch is fine
   uint64_t matched = 0;
+  uint64_t pairs_merged = 0;  // two-term trials with a match, through the merge
   for (int trial = 0; trial < 20000; ++trial) {
     const size_t n = rng.Range(2, 5);
     const uint32_t span = static_cast<uint32_t>(rng.Bernoulli(0.5) ? rng.Range(4, 40) : 3000);
@@ -48,9 +50,20 @@ TEST(PhraseCountTest, SameAsExactPhraseFreq) {
     }
     const float want = ExactPhraseFreq(reference);
     ASSERT_EQ(static_cast<float>(ExactPhraseCount(postings, &places)), want) << "trial " << trial;
+    if (n == 2) {
+      ASSERT_EQ(static_cast<float>(ExactPhrasePairCount(postings[0], postings[1], &places)), want)
+          << "trial " << trial;
+      ASSERT_EQ(static_cast<float>(ExactPhrasePairCount(postings[1], postings[0], &places)),
+                static_cast<float>(ExactPhraseCount(
+                    std::vector<PhraseTermPostings>{postings[1], postings[0]}, &places)))
+          << "trial " << trial << " (terms swapped)";
+      pairs_merged += lists[0].size() <= 8 * lists[1].size() &&
+                      lists[1].size() <= 8 * lists[0].size() && want > 0;
+    }
     matched += want > 0;
   }
   EXPECT_GT(matched, 1000u);
+  EXPECT_GT(pairs_merged, 300u);
 }
 
 TEST(PhraseCountTest, CountsEveryOccurrenceAndOverlaps) {
@@ -63,6 +76,15 @@ TEST(PhraseCountTest, CountsEveryOccurrenceAndOverlaps) {
   EXPECT_EQ(ExactPhraseCount(std::vector<PhraseTermPostings>{{0, b}, {1, a}}, &places), 1u);
   const std::vector<uint32_t> zero = {0};
   EXPECT_EQ(ExactPhraseCount(std::vector<PhraseTermPostings>{{0, zero}, {1, zero}}, &places), 0u);
+  EXPECT_EQ(ExactPhrasePairCount({0, a}, {1, b}, &places), 2u);
+  EXPECT_EQ(ExactPhrasePairCount({0, aaa}, {1, aaa}, &places), 2u);
+  EXPECT_EQ(ExactPhrasePairCount({0, b}, {1, a}, &places), 1u);
+  EXPECT_EQ(ExactPhrasePairCount({0, zero}, {1, zero}, &places), 0u);
+  // Repeated positions (non-decreasing, as the postings allow): each
+  // position matches once.
+  const std::vector<uint32_t> twice = {4, 4}, after = {5, 5, 5};
+  EXPECT_EQ(ExactPhrasePairCount({0, twice}, {1, after}, &places), 2u);
+  EXPECT_EQ(ExactPhraseCount(std::vector<PhraseTermPostings>{{0, twice}, {1, after}}, &places), 2u);
 }
 
 }  // namespace
