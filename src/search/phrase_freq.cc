@@ -298,4 +298,49 @@ float SloppyPhraseFreq(std::span<const PhraseTermPositions> terms, uint32_t slop
   return SloppyWalk(terms, slop).Frequency();
 }
 
+float SloppyPairFreq(const PhraseTermPositions& a, const PhraseTermPositions& b, uint32_t slop) {
+  const std::span<const int32_t> as = a.positions;
+  const std::span<const int32_t> bs = b.positions;
+  if (as.empty() || bs.empty()) return 0;  // Start: a cursor runs out
+  // SloppyWalk with two cursors: pa, pb their phrase positions, end the
+  // largest phrase position stepped on (the larger of the two, as each
+  // only moves up). The popped cursor is the one with the smaller phrase
+  // position (ties: smaller offset, then a), `next` the other's.
+  int64_t pa = int64_t{as[0]} - a.offset;
+  int64_t pb = int64_t{bs[0]} - b.offset;
+  size_t ia = 1;
+  size_t ib = 1;
+  int64_t end = std::max(pa, pb);
+  const int64_t max_length = slop;
+  auto a_first = [&] { return pa < pb || (pa == pb && a.offset <= b.offset); };
+  bool on_a = a_first();
+  int64_t length = end - (on_a ? pa : pb);
+  int64_t next = on_a ? pb : pa;
+  float freq = 0;
+  for (;;) {
+    // Step the popped cursor; when it runs out, the last window counts.
+    int64_t at = 0;
+    if (on_a) {
+      if (ia == as.size()) break;
+      at = pa = int64_t{as[ia++]} - a.offset;
+    } else {
+      if (ib == bs.size()) break;
+      at = pb = int64_t{bs[ib++]} - b.offset;
+    }
+    end = std::max(end, at);
+    if (at > next) {
+      // Back in the queue: a match if the window was narrow enough; then
+      // (as NextMatch's next call starts) pop the smaller of the two.
+      if (length <= max_length) freq += 1.0f / (1.0f + static_cast<float>(length));
+      on_a = a_first();
+      length = end - (on_a ? pa : pb);
+      next = on_a ? pb : pa;
+    } else {
+      length = std::min(length, end - at);
+    }
+  }
+  if (length <= max_length) freq += 1.0f / (1.0f + static_cast<float>(length));
+  return freq;
+}
+
 }  // namespace invert::search_internal

@@ -48,6 +48,9 @@ struct PhraseTermPositions {
 // REQUIRES: at least two terms, each with at least one position.
 float ExactPhraseFreq(std::span<const PhraseTermPositions> terms);
 float SloppyPhraseFreq(std::span<const PhraseTermPositions> terms, uint32_t slop);
+// SloppyPhraseFreq of a two-term phrase whose terms differ (term ids):
+// the same walk and float sums with its two cursors as locals, no queue.
+float SloppyPairFreq(const PhraseTermPositions& a, const PhraseTermPositions& b, uint32_t slop);
 
 // A phrase term's positions in one document as the postings give them
 // (PostingsCursor::ReadPositions: unsigned, non-decreasing).

@@ -45,6 +45,7 @@
 // its norm) is not competitive before its positions are read, and one whose
 // exact score is not competitive after (never handed to the collector).
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -229,6 +230,16 @@ class PhraseScorer final : public DocScorer {
   // the largest float(G(N)) * inverse_norm(N) over the lists' norms N,
   // scored (see the top of the file). REQUIRES: bounded_.
   float Bound(std::span<const std::span<const Impact>> lists) const {
+    if (lists.size() == 2 && sim_.norms) {
+      const float bound = PairBound(lists[0], lists[1]);
+      assert(bound == WalkBound(lists));  // the same walk (builds with assertions)
+      return bound;
+    }
+    return WalkBound(lists);
+  }
+
+  // Bound() for any number of terms.
+  float WalkBound(std::span<const std::span<const Impact>> lists) const {
     const Bm25Scorer& scorer = sim_.scorer;
     const size_t n = lists.size();
     // F_i(N), the largest freq of list i with norm <= N, and the walk's
@@ -274,8 +285,34 @@ class PhraseScorer final : public DocScorer {
     return std::max(0.0f, scorer.ScoreOfProduct(best_product));
   }
 
+  // Bound() of a two-term phrase on a field with norms: the same walk
+  // over the union of the two lists' norms, with two cursors (a window's
+  // bound is computed per range of the terms' impacts, so this runs often).
+  float PairBound(std::span<const Impact> a, std::span<const Impact> b) const {
+    const Bm25Scorer& scorer = sim_.scorer;
+    size_t i = 0;
+    size_t j = 0;
+    uint32_t fa = 0;  // F_a(N), F_b(N)
+    uint32_t fb = 0;
+    float best_product = 0;
+    while (i < a.size() || j < b.size()) {
+      const int na = i < a.size() ? a[i].norm : 256;
+      const int nb = j < b.size() ? b[j].norm : 256;
+      const int norm = std::min(na, nb);
+      for (; i < a.size() && a[i].norm <= norm; ++i) fa = std::max(fa, a[i].freq);
+      for (; j < b.size() && b[j].norm <= norm; ++j) fb = std::max(fb, b[j].freq);
+      if (fa == 0 || fb == 0) continue;
+      const uint64_t g =
+          slop_ == 0 ? std::min(fa, fb) : uint64_t{fa} + uint64_t{fb} - 1;  // see the top
+      best_product =
+          std::max(best_product, FloatAtLeast(g) * scorer.inverse_norm(static_cast<uint8_t>(norm)));
+    }
+    return std::max(0.0f, scorer.ScoreOfProduct(best_product));
+  }
+
   // float(g), rounded up: >= g.
   static float FloatAtLeast(uint64_t g) {
+    if (g <= (uint64_t{1} << 24)) return static_cast<float>(g);  // exact
     float f = static_cast<float>(g);
     if (static_cast<double>(f) < static_cast<double>(g)) f = std::nextafter(f, kUnboundedScore);
     return f;
@@ -408,7 +445,11 @@ class PhraseScorer final : public DocScorer {
       // invert or Lucene writes).
       terms_[i].positions = {reinterpret_cast<const int32_t*>(pos.data()), n};
     }
-    return slop_ == 0 ? ExactPhraseFreq(terms_) : SloppyPhraseFreq(terms_, slop_);
+    if (slop_ == 0) return ExactPhraseFreq(terms_);
+    if (terms_.size() == 2 && terms_[0].term_id != terms_[1].term_id) {
+      return SloppyPairFreq(terms_[0], terms_[1], slop_);
+    }
+    return SloppyPhraseFreq(terms_, slop_);
   }
 
   // The exact phrase frequency from the cursors (all_cursors_), reading a

@@ -5,6 +5,7 @@
 // (so both the merge and the gallop run), with increasing positions; and
 // ExactPhrasePairCount, the two-term merge, against both.
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -64,6 +65,37 @@ TEST(PhraseCountTest, SameAsExactPhraseFreq) {
   }
   EXPECT_GT(matched, 1000u);
   EXPECT_GT(pairs_merged, 300u);
+}
+
+// SloppyPairFreq against SloppyPhraseFreq's general walk: the same float,
+// bit for bit, over random two-term phrases (offsets 0 and 0..3, slops
+// 1..6) and position lists from sparse to dense, shared positions included.
+TEST(PhraseCountTest, SloppyPairFreqIsTheWalksFrequency) {
+  Random rng(testing::TestSeed(1317));
+  uint64_t matched = 0;
+  for (int trial = 0; trial < 40000; ++trial) {
+    const uint32_t span = static_cast<uint32_t>(rng.Bernoulli(0.5) ? rng.Range(3, 30) : 2000);
+    std::vector<int32_t> lists[2];
+    for (auto& list : lists) {
+      const std::vector<uint32_t> p = RandomPositions(rng, span);
+      list.assign(p.begin(), p.end());
+    }
+    const int32_t offset = static_cast<int32_t>(rng.Range(0, 3));
+    const bool swapped = rng.Bernoulli(0.3);  // the later term first
+    const PhraseTermPositions a{swapped ? offset : 0, 0, lists[0]};
+    const PhraseTermPositions b{swapped ? 0 : offset, 1, lists[1]};
+    const uint32_t slop = static_cast<uint32_t>(rng.Range(1, 6));
+    const PhraseTermPositions terms[2] = {a, b};
+    const float want = SloppyPhraseFreq(terms, slop);
+    const float got = SloppyPairFreq(a, b, slop);
+    ASSERT_EQ(std::bit_cast<uint32_t>(got), std::bit_cast<uint32_t>(want))
+        << "trial " << trial << ": " << got << " vs " << want;
+    matched += want > 0;
+  }
+  EXPECT_GT(matched, 10000u);
+  // "a b"~3 in "b a b b": two matches with one "a" (1 + 1/2).
+  const std::vector<int32_t> a = {1}, b = {0, 2, 3};
+  EXPECT_EQ(SloppyPairFreq({0, 0, a}, {1, 1, b}, 3), 1.5f);
 }
 
 TEST(PhraseCountTest, CountsEveryOccurrenceAndOverlaps) {
