@@ -334,7 +334,10 @@ class PhraseScorer final : public DocScorer {
   // The first match >= target in a range whose bound is competitive.
   uint32_t AdvancePruned(uint32_t target) {
     for (;;) {
-      const uint32_t upto = AdvanceShallow(target);
+      // Inline while the target stays in the current range (the common
+      // case: one call per candidate doc), AdvanceShallow's first answer.
+      const uint32_t upto =
+          shallow_upto_valid_ && target <= shallow_upto_ ? shallow_upto_ : AdvanceShallow(target);
       if (block_max_ <= min_competitive_) {
         if (upto == kNoMoreDocs) return doc_ = kNoMoreDocs;
         target = upto + 1;
