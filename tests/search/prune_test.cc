@@ -135,10 +135,15 @@ class CorpusIndex {
   std::vector<std::vector<std::string>> phrases_;
 };
 
+// The corpus indexes, built on first use and removed (directory included)
+// when PruneTest's suite ends; a static that is never destroyed would leave
+// its index behind in the temp dir.
+std::unique_ptr<CorpusIndex> corpora[2];
+
 const CorpusIndex& Corpus(TermBytesLayout layout) {
-  static const CorpusIndex* shared = new CorpusIndex(TermBytesLayout::kShared);
-  static const CorpusIndex* separate = new CorpusIndex(TermBytesLayout::kSeparate);
-  return layout == TermBytesLayout::kShared ? *shared : *separate;
+  std::unique_ptr<CorpusIndex>& corpus = corpora[layout == TermBytesLayout::kShared ? 0 : 1];
+  if (corpus == nullptr) corpus = std::make_unique<CorpusIndex>(layout);
+  return *corpus;
 }
 
 // A term drawn with a Zipf-like skew over the frequency ranks: mostly the
@@ -257,7 +262,12 @@ void ExpectSameHits(const TopDocs& want, const TopDocs& got, const std::string& 
   }
 }
 
-class PruneTest : public ::testing::TestWithParam<TermBytesLayout> {};
+class PruneTest : public ::testing::TestWithParam<TermBytesLayout> {
+ protected:
+  static void TearDownTestSuite() {
+    for (std::unique_ptr<CorpusIndex>& corpus : corpora) corpus.reset();
+  }
+};
 
 TEST_P(PruneTest, RandomQueriesMatchExhaustive) {
   const CorpusIndex& corpus = Corpus(GetParam());
