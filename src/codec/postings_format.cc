@@ -431,6 +431,16 @@ struct SkipHeader {
 constexpr uint64_t kMaxBlockPosMove = UINT32_MAX;
 constexpr uint64_t kMaxGroupPosMove = kMaxBlockPosMove * kSkipGroupBlocks;
 
+#if defined(__SSE2__)
+// The prefix sums of x's 4 lanes plus `carry` (the sum before them, in
+// every lane).
+inline __m128i PrefixSum4(__m128i x, __m128i carry) {
+  x = _mm_add_epi32(x, _mm_slli_si128(x, 4));
+  x = _mm_add_epi32(x, _mm_slli_si128(x, 8));
+  return _mm_add_epi32(x, carry);
+}
+#endif
+
 // out[i] = base + in[0] + ... + in[i] for i < n, modulo 2^32 (in == out is
 // fine); returns the last sum (base when n is 0). SSE2 (every x86-64): 4
 // lanes at a time, each a prefix sum of its own lanes plus the carry of the
@@ -441,10 +451,8 @@ inline uint32_t PrefixSum(const uint32_t* in, size_t n, uint32_t base, uint32_t*
   if (n >= 4) {
     __m128i carry = _mm_set1_epi32(static_cast<int>(base));
     for (; i + 4 <= n; i += 4) {
-      __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
-      x = _mm_add_epi32(x, _mm_slli_si128(x, 4));
-      x = _mm_add_epi32(x, _mm_slli_si128(x, 8));
-      x = _mm_add_epi32(x, carry);
+      const __m128i x =
+          PrefixSum4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i)), carry);
       _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), x);
       carry = _mm_shuffle_epi32(x, 0xff);
     }
@@ -455,9 +463,21 @@ inline uint32_t PrefixSum(const uint32_t* in, size_t n, uint32_t base, uint32_t*
   return base;
 }
 
-// In place, a[i] = base + a[0] + ... + a[i] over a block, modulo 2^32.
+// In place, a[i] = base + a[0] + ... + a[i] over a block, modulo 2^32
+// (whole vectors only: no tail loop).
 inline void PrefixSumInPlace(uint32_t base, std::array<uint32_t, kForBlockSize>& a) {
-  PrefixSum(a.data(), a.size(), base, a.data());
+#if defined(__SSE2__)
+  static_assert(kForBlockSize % 4 == 0);
+  __m128i carry = _mm_set1_epi32(static_cast<int>(base));
+  for (size_t i = 0; i < kForBlockSize; i += 4) {
+    __m128i* lanes = reinterpret_cast<__m128i*>(a.data() + i);
+    const __m128i x = PrefixSum4(_mm_loadu_si128(lanes), carry);
+    _mm_storeu_si128(lanes, x);
+    carry = _mm_shuffle_epi32(x, 0xff);
+  }
+#else
+  for (uint32_t& x : a) x = base += x;
+#endif
 }
 
 template <uint64_t kMaxPosMove = kMaxBlockPosMove>
@@ -706,48 +726,49 @@ bool PostingsCursor::LoadDocBlock(bool at_level0) {
       freqs_.fill(1);
     }
     if (doc_ptr_ != block_end) return Fail("doc block length mismatch");
-    // Checked in 32-bit reductions the compiler vectorizes, 4 lanes per
-    // SSE2 op (which has no unsigned min, so zeros are counted): every delta
-    // >= 1 except the term's first, which may be 0; every freq >= 1. Then
-    // the sums of the deltas (whose end must be the header's last doc) and
-    // of the freqs. The 32-bit sums are exact when every value is below
-    // 2^25 (128 of them stay below 2^32), which the OR of all of them tells;
-    // else (a gap of 32M docs, or a corrupt block) they are taken again in
-    // 64 bits. (A version fused with the prefix sum below ran more
-    // instructions: SSE2's two-operand ops need a register copy per step.)
-    uint32_t zero_deltas = 0;
-    uint32_t zero_freqs = 0;
-    uint32_t delta_sum32 = 0;
-    uint32_t sum32 = 0;
-    uint32_t all_bits = 0;
+    // The block's checks: every delta >= 1 except the term's first, which
+    // may be 0; every freq >= 1; the deltas' sum is the header's last doc;
+    // the freqs' sum is the header's (with positions). The common case in
+    // one pass of 32-bit lanes the compiler vectorizes: the OR of every
+    // value minus 1 is below 2^24 iff every value is in [1, 2^24] (a 0
+    // wraps to all ones). Then the freqs' 32-bit sum is exact (128 * 2^24
+    // = 2^31) and so is the prefix sum, whose last doc is the deltas' sum:
+    // it cannot wrap onto the header's value, which is below 2^32, without
+    // the sum reaching 2^32. Any other block (the term's first doc is 0, a
+    // gap or freq above 2^24, a corrupt block) takes the exact checks in 64
+    // bits before the prefix sum.
+    uint32_t minus_one_bits = 0;
+    uint32_t freq_sum32 = 0;
     for (size_t i = 0; i < kForBlockSize; ++i) {
-      zero_deltas += docs_[i] == 0 ? 1 : 0;
-      zero_freqs += freqs_[i] == 0 ? 1 : 0;
-      delta_sum32 += docs_[i];
-      sum32 += freqs_[i];
-      all_bits |= docs_[i] | freqs_[i];
+      minus_one_bits |= (docs_[i] - 1) | (freqs_[i] - 1);
+      freq_sum32 += freqs_[i];
     }
-    static_assert(kForBlockSize <= 128, "128 values below 2^25 sum below 2^32");
-    uint64_t delta_sum = delta_sum32;
-    uint64_t sum = sum32;
-    if (all_bits >= (uint32_t{1} << 25)) {
-      delta_sum = 0;
+    static_assert(kForBlockSize <= 128, "128 values of at most 2^24 sum to at most 2^31");
+    uint64_t sum = freq_sum32;
+    const uint64_t doc = uint64_t{block_base_} + last_delta;
+    if (minus_one_bits >= (uint32_t{1} << 24)) {
+      uint32_t zero_deltas = 0;
+      uint32_t zero_freqs = 0;
+      uint64_t delta_sum = 0;
       sum = 0;
       for (size_t i = 0; i < kForBlockSize; ++i) {
+        zero_deltas += docs_[i] == 0 ? 1 : 0;
+        zero_freqs += freqs_[i] == 0 ? 1 : 0;
         delta_sum += docs_[i];
         sum += freqs_[i];
       }
+      const uint32_t allowed_zero = !started_ && docs_[0] == 0 ? 1 : 0;
+      if (zero_deltas > allowed_zero) return Fail("doc ids not increasing");
+      if (zero_freqs > 0) return Fail("zero frequency");
+      if (delta_sum != last_delta) return Fail("skip header disagrees with its block");
     }
-    const uint32_t allowed_zero = !started_ && docs_[0] == 0 ? 1 : 0;
-    if (zero_deltas > allowed_zero) return Fail("doc ids not increasing");
-    if (zero_freqs > 0) return Fail("zero frequency");
     if (has_positions_ && sum != freq_sum) return Fail("skip header freq sum disagrees");
-    const uint64_t doc = uint64_t{block_base_} + delta_sum;
-    if (doc > UINT32_MAX - 1 || delta_sum != last_delta) {
-      return Fail("skip header disagrees with its block");
-    }
-    // Every partial sum is <= doc, so the 32-bit prefix sum cannot wrap.
+    if (doc > UINT32_MAX - 1) return Fail("skip header disagrees with its block");
+    // After the exact checks every partial sum is <= doc, so the 32-bit
+    // prefix sum cannot wrap; after the fast one it can only for a corrupt
+    // block, whose last doc then differs from the header's.
     PrefixSumInPlace(block_base_, docs_);
+    if (docs_[kForBlockSize - 1] != doc) return Fail("skip header disagrees with its block");
     skip_pos_fp_ += pos_fp_delta;
     block_base_ = static_cast<uint32_t>(doc);
     buf_n_ = kForBlockSize;

@@ -418,7 +418,13 @@ TEST(PostingsFormatTest, DamagedPostingsNeverCrash) {
     for (const TermStats& stats : all) {
       PostingsCursor e(d, p, stats, type);
       uint64_t steps = 0;
+      int64_t previous = -1;
+      // Whatever the damage, the docs a cursor returns increase and their
+      // freqs are >= 1 (the block checks' guarantee to every caller).
       while (steps++ < 100000 && (rng.Bernoulli(0.5) ? e.NextDoc() : e.Advance(e.doc() + 3))) {
+        ASSERT_GT(int64_t{e.doc()}, previous) << "trial " << trial;
+        ASSERT_GE(e.freq(), 1u) << "trial " << trial;
+        previous = e.doc();
         while (e.NextPosition()) {
         }
       }

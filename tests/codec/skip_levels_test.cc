@@ -454,12 +454,20 @@ TEST(SkipLevelsFormatTest, GroupsAreLevel1HeadersBeforeUnchangedBlocks) {
 namespace invert {
 namespace {
 
-// Full blocks whose doc gaps or freqs reach 2^25 and more: the cursor's
-// block checks take their sums in 32 bits only below that (the OR of the
-// values tells), so these blocks go through the 64-bit sums. Read back
-// against the model, with NextDoc and Advance.
-TEST(PostingsBlockSumsTest, GapsAndFreqsOf2To25AndMore) {
+// Full blocks whose doc gaps or freqs are near 2^24: the cursor's block
+// checks take their one-pass 32-bit path only while every value is in
+// [1, 2^24] (the OR of the values minus 1 tells), so values of 2^24 - 1 and
+// 2^24 stay on it and 2^24 + 1 and more (up to 2^25 + 2^24 here) take the
+// exact 64-bit checks. Read back against the model, with NextDoc and
+// Advance.
+TEST(PostingsBlockSumsTest, GapsAndFreqsAroundTwoTo24) {
   Random rng(testing::TestSeed(25025));
+  // 2^24 - 1, 2^24, 2^24 + 1 or, one time in four, up to 2^25 + 2^24.
+  auto big_value = [&rng]() {
+    if (rng.Bernoulli(0.25))
+      return (uint32_t{1} << 25) + static_cast<uint32_t>(rng.Uniform(1 << 24));
+    return (uint32_t{1} << 24) - 1 + static_cast<uint32_t>(rng.Uniform(3));
+  };
   std::vector<ModelTerm> terms;
   for (int t = 0; t < 6; ++t) {
     ModelTerm term;
@@ -468,14 +476,12 @@ TEST(PostingsBlockSumsTest, GapsAndFreqsOf2To25AndMore) {
     for (size_t i = 0; i < n; ++i) {
       ModelPosting p;
       p.doc = doc;
-      p.freq = rng.Bernoulli(0.02) ? (uint32_t{1} << 25) + static_cast<uint32_t>(rng.Uniform(1000))
-                                   : static_cast<uint32_t>(1 + rng.Uniform(4));
+      p.freq = rng.Bernoulli(0.02) ? big_value() : static_cast<uint32_t>(1 + rng.Uniform(4));
       p.norm = static_cast<uint8_t>(1 + rng.Uniform(200));
       term.push_back(p);
-      // A few gaps of 2^25 or more; 128 docs still fit under 2^32.
+      // A few big gaps; 128 docs still fit under 2^32.
       const bool big = rng.Bernoulli(0.03) && doc < (uint32_t{1} << 31);
-      doc += big ? (uint32_t{1} << 25) + static_cast<uint32_t>(rng.Uniform(1 << 24))
-                 : static_cast<uint32_t>(1 + rng.Uniform(5));
+      doc += big ? big_value() : static_cast<uint32_t>(1 + rng.Uniform(5));
     }
     terms.push_back(std::move(term));
   }
@@ -492,8 +498,9 @@ TEST(PostingsBlockSumsTest, GapsAndFreqsOf2To25AndMore) {
       ASSERT_TRUE(c.NextDoc()) << c.status();
       ASSERT_EQ(c.doc(), postings[i].doc) << "index " << i;
       ASSERT_EQ(c.freq(), postings[i].freq) << "index " << i;
-      const bool big_gap = i > 0 && postings[i].doc - postings[i - 1].doc >= (uint32_t{1} << 25);
-      if (i < postings.size() / 128 * 128 && (big_gap || postings[i].freq >= (1u << 25))) {
+      const bool big_gap =
+          i > 0 && postings[i].doc - postings[i - 1].doc >= (uint32_t{1} << 24) - 1;
+      if (i < postings.size() / 128 * 128 && (big_gap || postings[i].freq >= (1u << 24) - 1)) {
         ++big_values;
       }
     }
