@@ -71,6 +71,15 @@ class DocScorer {
   // From now on the cursor may skip matches scoring <= `score`. REQUIRES:
   // never lower than a previous call's.
   virtual void SetMinCompetitiveScore(float /*score*/) {}
+  // Advance(target), except that matches in [target, upto] whose Score()
+  // is <= `floor` may be passed over: the cursor stops on the first match
+  // >= target that is above the floor or after `upto` (or at the end). For
+  // a caller that cannot use such matches in that range (a disjunction
+  // whose other clauses cannot lift them into the top k); unlike
+  // SetMinCompetitiveScore, the floor holds for this call only.
+  virtual uint32_t AdvanceAbove(uint32_t target, uint32_t /*upto*/, float /*floor*/) {
+    return Advance(target);
+  }
 
   // True iff the cursor was moved and has no more matches.
   bool exhausted() const { return started_ && doc_ == kNoMoreDocs; }

@@ -107,6 +107,24 @@ class TermScorer final : public DocScorer, private PostingsCursor::BlockFilter {
     min_competitive_ = score;
     pruning_ = cursor_ != nullptr;
   }
+  // The docs of the range scored in this loop, through the final postings
+  // class (a virtual call and the caller's loop per passed-over doc cost
+  // several times the score); the score of the doc returned is kept for
+  // Score().
+  uint32_t AdvanceAbove(uint32_t target, uint32_t upto, float floor) override {
+    if (pruning_ || impl_ == nullptr) return Advance(target);
+    uint32_t doc = Advance(target);
+    while (doc <= upto && doc != kNoMoreDocs) {
+      const float score = sim_.scorer.Score(static_cast<float>(impl_->freq()), Norm());
+      if (score > floor) {
+        scored_doc_ = doc;
+        scored_ = score;
+        return doc;
+      }
+      doc = doc_ = impl_->NextDoc();
+    }
+    return doc;
+  }
 
  private:
   // AdvanceShallow; `whole_groups`: the cursor's whole-group ranges.
