@@ -181,7 +181,10 @@ class BooleanScorer final : public DocScorer {
   float BlockMaxScore() override { return block_max_; }
   void SetMinCompetitiveScore(float score) override {
     min_competitive_ = score;
-    if (shoulds_.empty() && SparseConjunction()) return;  // not worth its windows
+    if (shoulds_.empty() && SparseConjunction()) {  // not worth its windows
+      lead_floor_ = LeadFloor();
+      return;
+    }
     pruning_ = true;
     window_valid_ = false;  // a higher threshold may make more clauses non-essential
   }
@@ -288,6 +291,27 @@ class BooleanScorer final : public DocScorer {
     return required_[0]->cost() * kBlockDocs < uint64_t{max_doc_} * kMinWindowCandidates;
   }
 
+  // Sparse conjunctions: the lead's (rarest clause's) docs whose score
+  // cannot compete with the other scoring clauses' whole-term bounds
+  // (MaxScore) added are passed over in the lead, before any other clause
+  // is advanced to them; no windows. -1 (none) if the lead does not score
+  // or a bound is unknown.
+  float LeadFloor() {
+    if (std::find_if(scoring_.begin(), scoring_.end(), [this](const ScorerPtr& s) {
+          return s.get() == required_[0];
+        }) == scoring_.end()) {
+      return -1.0f;
+    }
+    double rest = 0;
+    for (auto& s : scoring_) {
+      if (s.get() != required_[0]) rest += s->MaxScore();
+    }
+    const float floor = EssentialFloor(rest);
+    // As for a disjunction's essential clause: only a floor above half the
+    // lead's bound passes over enough of its docs to pay.
+    return floor > 0.5f * required_[0]->MaxScore() ? floor : -1.0f;
+  }
+
   bool Excluded(uint32_t candidate) {
     for (auto& p : prohibited_) {
       if (p->Advance(candidate) == candidate) return true;
@@ -380,15 +404,21 @@ class BooleanScorer final : public DocScorer {
   };
 
   // The first document >= target that every required cursor is on.
+  // (Sparse conjunctions under a threshold: the lead passes over the docs
+  // below lead_floor_.)
   uint32_t RequiredAtOrAfter(uint32_t target) {
-    uint32_t doc = required_[0]->Advance(target);
+    DocScorer& lead = *required_[0];
+    auto advance_lead = [this, &lead](uint32_t t) {
+      return lead_floor_ >= 0 ? lead.AdvanceAbove(t, kNoMoreDocs, lead_floor_) : lead.Advance(t);
+    };
+    uint32_t doc = advance_lead(target);
     for (;;) {
       if (doc == kNoMoreDocs) return doc;
       bool all = true;
       for (size_t i = 1; i < required_.size(); ++i) {
         const uint32_t d = required_[i]->Advance(doc);
         if (d != doc) {
-          doc = d == kNoMoreDocs ? d : required_[0]->Advance(d);
+          doc = d == kNoMoreDocs ? d : advance_lead(d);
           all = false;
           break;
         }
@@ -437,6 +467,8 @@ class BooleanScorer final : public DocScorer {
   std::vector<size_t> order_;   // should clauses by bound_ ascending
   std::vector<double> prefix_;  // prefix_[j]: sum of bound_ of order_[0, j)
   size_t first_essential_ = 0;  // disjunctions: order_[first_essential_, end) are essential
+  // Sparse conjunctions under a threshold: LeadFloor(); else -1.
+  float lead_floor_ = -1.0f;
   // Pure disjunctions with one essential clause (order_.back()):
   // EssentialFloor of the window's non-essential bounds, where it is worth
   // AdvanceAbove (ComputeWindow); else -1.
