@@ -142,12 +142,9 @@ std::span<const uint8_t> Body(const IndexInput& in) {
   return in.bytes().first(in.length() - kFooterLength);
 }
 
-TEST(PostingsFormatTest, RoundTripsEveryOptionAndSkipsBlocks) {
-  Random rng(testing::TestSeed(4242));
-  testing::ScratchDir scratch;
-  auto dir = scratch.Open();
-  SegmentId id{};
-  id[0] = 7;
+// One random field (up to 60,000 postings) per index option, with and
+// without payloads where there are positions: f0, f1, ...
+std::vector<std::pair<FieldInfo, Model>> FieldPerOption(Random& rng) {
   std::vector<std::pair<FieldInfo, Model>> fields;
   uint32_t number = 0;
   for (IndexOptions o :
@@ -157,10 +154,20 @@ TEST(PostingsFormatTest, RoundTripsEveryOptionAndSkipsBlocks) {
       if (payloads && !HasPositions(o)) continue;
       const FieldType type = TypeFor(o, payloads);
       fields.push_back(
-          {FieldInfo{"f" + std::to_string(number), number, type}, RandomModel(rng, type, 60000)});
+          {FieldInfo{absl::StrCat("f", number), number, type}, RandomModel(rng, type, 60000)});
       ++number;
     }
   }
+  return fields;
+}
+
+TEST(PostingsFormatTest, RoundTripsEveryOptionAndSkipsBlocks) {
+  Random rng(testing::TestSeed(4242));
+  testing::ScratchDir scratch;
+  auto dir = scratch.Open();
+  SegmentId id{};
+  id[0] = 7;
+  const std::vector<std::pair<FieldInfo, Model>> fields = FieldPerOption(rng);
   Write(dir.get(), id, fields);
   auto terms = TermsReader::Open(dir.get(), "_0", id);
   ASSERT_TRUE(terms.ok()) << terms.status();
@@ -357,19 +364,7 @@ TEST(PostingsFormatTest, TailsAreThePlainVInts) {
 // full block (128, 129, 256 and more docs), for every option.
 TEST(PostingsFormatTest, HandedDocTailsWriteTheSameFiles) {
   Random rng(testing::TestSeed(4545));
-  std::vector<std::pair<FieldInfo, Model>> fields;
-  uint32_t number = 0;
-  for (IndexOptions o :
-       {IndexOptions::kDocs, IndexOptions::kDocsAndFreqs, IndexOptions::kDocsAndFreqsAndPositions,
-        IndexOptions::kDocsAndFreqsAndPositionsAndOffsets}) {
-    for (bool payloads : {false, true}) {
-      if (payloads && !HasPositions(o)) continue;
-      const FieldType type = TypeFor(o, payloads);
-      fields.push_back(
-          {FieldInfo{absl::StrCat("f", number), number, type}, RandomModel(rng, type, 60000)});
-      ++number;
-    }
-  }
+  const std::vector<std::pair<FieldInfo, Model>> fields = FieldPerOption(rng);
   SegmentId id{};
   id[0] = 5;
   testing::ScratchDir plain_scratch;
