@@ -224,10 +224,10 @@ TEST(IndexWriterSafetyTest, OpenModes) {
   // The replaced index's files stay while its commit point is the previous
   // one (it can be recovered), and go with the next commit.
   {
-    auto append = IndexWriter::Open(scratch.path(), Options(OpenMode::kAppend));
-    ASSERT_TRUE(append.ok());
-    AddDocs(**append, 103, 104);
-    ASSERT_TRUE((*append)->Close().ok());
+    auto reopened = IndexWriter::Open(scratch.path(), Options(OpenMode::kAppend));
+    ASSERT_TRUE(reopened.ok());
+    AddDocs(**reopened, 103, 104);
+    ASSERT_TRUE((*reopened)->Close().ok());
   }
   EXPECT_EQ(*Ids(scratch.path()), Range(100, 104));
   auto reader = CommitReader::Open(scratch.path());
