@@ -10,6 +10,7 @@
 #endif
 
 #include "absl/strings/str_cat.h"
+#include "codec/doc_block_sums.h"
 #include "codec/segment_files.h"
 #include "util/absl_compat.h"
 #include "util/varint.h"
@@ -463,23 +464,6 @@ inline uint32_t PrefixSum(const uint32_t* in, size_t n, uint32_t base, uint32_t*
   return base;
 }
 
-// In place, a[i] = base + a[0] + ... + a[i] over a block, modulo 2^32
-// (whole vectors only: no tail loop).
-inline void PrefixSumInPlace(uint32_t base, std::array<uint32_t, kForBlockSize>& a) {
-#if defined(__SSE2__)
-  static_assert(kForBlockSize % 4 == 0);
-  __m128i carry = _mm_set1_epi32(static_cast<int>(base));
-  for (size_t i = 0; i < kForBlockSize; i += 4) {
-    __m128i* lanes = reinterpret_cast<__m128i*>(a.data() + i);
-    const __m128i x = PrefixSum4(_mm_loadu_si128(lanes), carry);
-    _mm_storeu_si128(lanes, x);
-    carry = _mm_shuffle_epi32(x, 0xff);
-  }
-#else
-  for (uint32_t& x : a) x = base += x;
-#endif
-}
-
 template <uint64_t kMaxPosMove = kMaxBlockPosMove>
 inline bool ParseSkipHeader(const uint8_t** p, const uint8_t* end, bool positions, bool impacts,
                             SkipHeader* h) {
@@ -737,16 +721,13 @@ bool PostingsCursor::LoadDocBlock(bool at_level0) {
     // the sum reaching 2^32. Any other block (the term's first doc is 0, a
     // gap or freq above 2^24, a corrupt block) takes the exact checks in 64
     // bits before the prefix sum.
-    uint32_t minus_one_bits = 0;
-    uint32_t freq_sum32 = 0;
-    for (size_t i = 0; i < kForBlockSize; ++i) {
-      minus_one_bits |= (docs_[i] - 1) | (freqs_[i] - 1);
-      freq_sum32 += freqs_[i];
-    }
+    // (postings_internal::CheckDocBlock: AVX2 where the CPU has it.)
+    const postings_internal::DocBlockChecks checks =
+        postings_internal::CheckDocBlock(docs_.data(), freqs_.data());
     static_assert(kForBlockSize <= 128, "128 values of at most 2^24 sum to at most 2^31");
-    uint64_t sum = freq_sum32;
+    uint64_t sum = checks.freq_sum;
     const uint64_t doc = uint64_t{block_base_} + last_delta;
-    if (minus_one_bits >= (uint32_t{1} << 24)) {
+    if (checks.minus_one_bits >= (uint32_t{1} << 24)) {
       uint32_t zero_deltas = 0;
       uint32_t zero_freqs = 0;
       uint64_t delta_sum = 0;
@@ -767,7 +748,7 @@ bool PostingsCursor::LoadDocBlock(bool at_level0) {
     // After the exact checks every partial sum is <= doc, so the 32-bit
     // prefix sum cannot wrap; after the fast one it can only for a corrupt
     // block, whose last doc then differs from the header's.
-    PrefixSumInPlace(block_base_, docs_);
+    postings_internal::PrefixSumDocBlock(block_base_, docs_.data());
     if (docs_[kForBlockSize - 1] != doc) return Fail("skip header disagrees with its block");
     skip_pos_fp_ += pos_fp_delta;
     block_base_ = static_cast<uint32_t>(doc);

@@ -5,6 +5,7 @@ pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)
 pkg_check_modules(ZSTD REQUIRED IMPORTED_TARGET libzstd)
 target_sources(invert_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/block_compressor.cc
+  ${CMAKE_CURRENT_LIST_DIR}/doc_block_sums.cc
   ${CMAKE_CURRENT_LIST_DIR}/for_block.cc
   ${CMAKE_CURRENT_LIST_DIR}/stored_fields_format.cc
   ${CMAKE_CURRENT_LIST_DIR}/term_dict_reader.cc

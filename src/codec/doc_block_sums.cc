@@ -1,0 +1,113 @@
+// CheckDocBlock and PrefixSumDocBlock: a baseline build (SSE2 on x86-64)
+// and, on x86-64, AVX2 versions compiled for that target alone (the
+// `target` attribute), chosen by what the CPU reports on first use.
+#include "codec/doc_block_sums.h"
+
+#include <cstddef>
+
+#include "codec/for_block.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace invert::postings_internal {
+namespace {
+
+static_assert(kForBlockSize % 8 == 0, "whole vectors of 8 lanes");
+
+// The loop every check variant compiles, inlined into each: the compiler
+// vectorizes it to the lanes of the caller's target.
+inline DocBlockChecks CheckLoop(const uint32_t* docs, const uint32_t* freqs) {
+  DocBlockChecks c;
+  for (size_t i = 0; i < kForBlockSize; ++i) {
+    c.minus_one_bits |= (docs[i] - 1) | (freqs[i] - 1);
+    c.freq_sum += freqs[i];
+  }
+  return c;
+}
+
+}  // namespace
+
+DocBlockChecks CheckDocBlockBaseline(const uint32_t* docs, const uint32_t* freqs) {
+  return CheckLoop(docs, freqs);
+}
+
+void PrefixSumDocBlockBaseline(uint32_t base, uint32_t* a) {
+#if defined(__SSE2__)
+  // Each 4 lanes: their own prefix sums (two shifted adds) plus the carry
+  // of the lanes before, which is then the last lane in every lane.
+  __m128i carry = _mm_set1_epi32(static_cast<int>(base));
+  for (size_t i = 0; i < kForBlockSize; i += 4) {
+    __m128i* lanes = reinterpret_cast<__m128i*>(a + i);
+    __m128i x = _mm_loadu_si128(lanes);
+    x = _mm_add_epi32(x, _mm_slli_si128(x, 4));
+    x = _mm_add_epi32(x, _mm_slli_si128(x, 8));
+    x = _mm_add_epi32(x, carry);
+    _mm_storeu_si128(lanes, x);
+    carry = _mm_shuffle_epi32(x, 0xff);
+  }
+#else
+  for (size_t i = 0; i < kForBlockSize; ++i) a[i] = base += a[i];
+#endif
+}
+
+#if defined(__x86_64__)
+
+bool CpuHasAvx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+
+__attribute__((target("avx2"))) DocBlockChecks CheckDocBlockAvx2(const uint32_t* docs,
+                                                                 const uint32_t* freqs) {
+  return CheckLoop(docs, freqs);
+}
+
+__attribute__((target("avx2"))) void PrefixSumDocBlockAvx2(uint32_t base, uint32_t* a) {
+  // Each 8 lanes: the prefix sums within each 128-bit half (two shifted
+  // adds), then the low half's total added to the high half, then the
+  // carry of the lanes before; the new carry is lane 7 in every lane.
+  const __m256i low_total = _mm256_setr_epi32(0, 0, 0, 0, 3, 3, 3, 3);
+  const __m256i last = _mm256_set1_epi32(7);
+  __m256i carry = _mm256_set1_epi32(static_cast<int>(base));
+  for (size_t i = 0; i < kForBlockSize; i += 8) {
+    __m256i* lanes = reinterpret_cast<__m256i*>(a + i);
+    __m256i x = _mm256_loadu_si256(lanes);
+    x = _mm256_add_epi32(x, _mm256_slli_si256(x, 4));
+    x = _mm256_add_epi32(x, _mm256_slli_si256(x, 8));
+    const __m256i spread = _mm256_permutevar8x32_epi32(x, low_total);  // lane 3 in 4..7
+    x = _mm256_add_epi32(x, _mm256_blend_epi32(_mm256_setzero_si256(), spread, 0xf0));
+    x = _mm256_add_epi32(x, carry);
+    _mm256_storeu_si256(lanes, x);
+    carry = _mm256_permutevar8x32_epi32(x, last);
+  }
+}
+
+DocBlockChecks CheckDocBlock(const uint32_t* docs, const uint32_t* freqs) {
+  return CpuHasAvx2() ? CheckDocBlockAvx2(docs, freqs) : CheckDocBlockBaseline(docs, freqs);
+}
+
+void PrefixSumDocBlock(uint32_t base, uint32_t* a) {
+  if (CpuHasAvx2()) {
+    PrefixSumDocBlockAvx2(base, a);
+  } else {
+    PrefixSumDocBlockBaseline(base, a);
+  }
+}
+
+#else  // no AVX2 variants: the baseline everywhere
+
+bool CpuHasAvx2() { return false; }
+DocBlockChecks CheckDocBlockAvx2(const uint32_t* docs, const uint32_t* freqs) {
+  return CheckDocBlockBaseline(docs, freqs);
+}
+void PrefixSumDocBlockAvx2(uint32_t base, uint32_t* a) { PrefixSumDocBlockBaseline(base, a); }
+DocBlockChecks CheckDocBlock(const uint32_t* docs, const uint32_t* freqs) {
+  return CheckDocBlockBaseline(docs, freqs);
+}
+void PrefixSumDocBlock(uint32_t base, uint32_t* a) { PrefixSumDocBlockBaseline(base, a); }
+
+#endif
+
+}  // namespace invert::postings_internal
