@@ -378,8 +378,9 @@ TEST_P(IndexReaderLayoutTest, ReadsBackEverythingThatWentIn) {
 
 INSTANTIATE_TEST_SUITE_P(BothLayouts, IndexReaderLayoutTest,
                          ::testing::Values(TermBytesLayout::kShared, TermBytesLayout::kSeparate),
-                         [](const auto& info) {
-                           return info.param == TermBytesLayout::kShared ? "Shared" : "Separate";
+                         [](const auto& layout_info) {
+                           return layout_info.param == TermBytesLayout::kShared ? "Shared"
+                                                                                : "Separate";
                          });
 
 // A small fixed index: the field "body" (text with positions), "id"
