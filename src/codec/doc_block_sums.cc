@@ -35,15 +35,12 @@ DocBlockChecks CheckDocBlockBaseline(const uint32_t* docs, const uint32_t* freqs
 
 void PrefixSumDocBlockBaseline(uint32_t base, uint32_t* a) {
 #if defined(__SSE2__)
-  // Each 4 lanes: their own prefix sums (two shifted adds) plus the carry
-  // of the lanes before, which is then the last lane in every lane.
+  // Each 4 lanes: their prefix sums plus the carry of the lanes before,
+  // which is then the last lane in every lane.
   __m128i carry = _mm_set1_epi32(static_cast<int>(base));
   for (size_t i = 0; i < kForBlockSize; i += 4) {
     __m128i* lanes = reinterpret_cast<__m128i*>(a + i);
-    __m128i x = _mm_loadu_si128(lanes);
-    x = _mm_add_epi32(x, _mm_slli_si128(x, 4));
-    x = _mm_add_epi32(x, _mm_slli_si128(x, 8));
-    x = _mm_add_epi32(x, carry);
+    const __m128i x = PrefixSum4(_mm_loadu_si128(lanes), carry);
     _mm_storeu_si128(lanes, x);
     carry = _mm_shuffle_epi32(x, 0xff);
   }

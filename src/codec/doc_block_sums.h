@@ -9,7 +9,22 @@
 
 #include <cstdint>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace invert::postings_internal {
+
+#if defined(__SSE2__)
+// The prefix sums of x's 4 lanes plus `carry` (the sum before them, in
+// every lane): two shifted adds. The step of every SSE2 prefix sum here
+// (the doc blocks' below, the positions' in postings_format.cc).
+inline __m128i PrefixSum4(__m128i x, __m128i carry) {
+  x = _mm_add_epi32(x, _mm_slli_si128(x, 4));
+  x = _mm_add_epi32(x, _mm_slli_si128(x, 8));
+  return _mm_add_epi32(x, carry);
+}
+#endif
 
 struct DocBlockChecks {
   // OR over i of (docs[i] - 1) | (freqs[i] - 1), modulo 2^32: below 2^24

@@ -432,16 +432,6 @@ struct SkipHeader {
 constexpr uint64_t kMaxBlockPosMove = UINT32_MAX;
 constexpr uint64_t kMaxGroupPosMove = kMaxBlockPosMove * kSkipGroupBlocks;
 
-#if defined(__SSE2__)
-// The prefix sums of x's 4 lanes plus `carry` (the sum before them, in
-// every lane).
-inline __m128i PrefixSum4(__m128i x, __m128i carry) {
-  x = _mm_add_epi32(x, _mm_slli_si128(x, 4));
-  x = _mm_add_epi32(x, _mm_slli_si128(x, 8));
-  return _mm_add_epi32(x, carry);
-}
-#endif
-
 // out[i] = base + in[0] + ... + in[i] for i < n, modulo 2^32 (in == out is
 // fine); returns the last sum (base when n is 0). SSE2 (every x86-64): 4
 // lanes at a time, each a prefix sum of its own lanes plus the carry of the
@@ -452,8 +442,8 @@ inline uint32_t PrefixSum(const uint32_t* in, size_t n, uint32_t base, uint32_t*
   if (n >= 4) {
     __m128i carry = _mm_set1_epi32(static_cast<int>(base));
     for (; i + 4 <= n; i += 4) {
-      const __m128i x =
-          PrefixSum4(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i)), carry);
+      const __m128i x = postings_internal::PrefixSum4(
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i)), carry);
       _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i), x);
       carry = _mm_shuffle_epi32(x, 0xff);
     }
