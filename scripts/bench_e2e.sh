@@ -89,7 +89,7 @@ log() { echo "bench_e2e: $*" >&2; }
 apt_install() {  # Debian packages, only those missing
   local missing=() p
   for p in "$@"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    [ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" = "install ok installed" ] || missing+=("$p")
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   log "installing ${missing[*]}"

@@ -114,7 +114,11 @@ CMAKE
     echo "   NEEDED: $(readelf -d "$lib" | sed -n 's/.*NEEDED.*\[\(.*\)\]/\1/p' | tr '\n' ' ')"
     echo "   SONAME: $(readelf -d "$lib" | sed -n 's/.*SONAME.*\[\(.*\)\]/\1/p')"
   else
-    nm -u "$lib" 2>/dev/null | grep -q io_uring && fail "libinvert.a references io_uring"
+    # Captured before grep -q: under pipefail, grep leaving at its first
+    # match would kill the writer with SIGPIPE and fail the pipeline.
+    local undefined
+    undefined="$(nm -u "$lib" 2>/dev/null || true)"
+    grep -q io_uring <<<"$undefined" && fail "libinvert.a references io_uring"
   fi
 
   if [ "$shared" = ON ]; then
@@ -142,7 +146,9 @@ CMAKE
   cmake --build "$ex" -j "$jobs" >>"$work/$kind/example.log" 2>&1 ||
     { tail -n 40 "$work/$kind/example.log"; fail "$kind: building the example"; }
   if [ "$shared" = ON ]; then
-    ldd "$ex/invert_basic" | grep -q "$libdir/libinvert.so" || fail "the example does not load the installed libinvert.so"
+    local loaded
+    loaded="$(ldd "$ex/invert_basic")"  # not piped into grep -q: see nm -u above
+    grep -qF "$libdir/libinvert.so" <<<"$loaded" || { echo "$loaded"; fail "the example does not load the installed libinvert.so"; }
   fi
   "$ex/invert_basic" "$work/$kind/index" >"$work/$kind/run.txt" || { cat "$work/$kind/run.txt"; fail "$kind: the example failed"; }
   grep -q '^commit 1: 3 documents' "$work/$kind/run.txt" || { cat "$work/$kind/run.txt"; fail "$kind: unexpected output"; }
