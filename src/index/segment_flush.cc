@@ -155,7 +155,18 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
       has_field[doc] = 1;
     };
     pw.StartField(field);
-    for (uint32_t term_id : ids) {
+    // Read-ahead over the terms in sorted order, which is not the order
+    // their records and streams were written in (TermsHashPerField's
+    // PrefetchRecord / PrefetchTermData): the record kRecordAhead terms
+    // ahead, the rest kDataAhead ahead, so that the misses of several terms
+    // overlap instead of queueing one after the other.
+    constexpr size_t kRecordAhead = 16;
+    constexpr size_t kDataAhead = 8;
+    const auto& field_terms = p->terms();
+    for (size_t n = 0; n < ids.size(); ++n) {
+      if (n + kRecordAhead < ids.size()) field_terms.PrefetchRecord(ids[n + kRecordAhead]);
+      if (n + kDataAhead < ids.size()) field_terms.PrefetchTermData(ids[n + kDataAhead]);
+      const uint32_t term_id = ids[n];
       pw.StartTerm();
       if (p->has_payloads()) {
         InMemoryPostingsIterator it(*p, term_id);

@@ -197,6 +197,20 @@ class TermsHashPerField {
   // Id of `term`, or -1. Not for chained fields.
   int32_t Find(std::string_view term) const { return hash_.Find(term); }
 
+  // Read-ahead for a pass over the terms in an order of their own (the
+  // flush's sorted ids), where each term's record, term entry, stream ends
+  // and first slices are lines far apart: two stages, issued some terms
+  // ahead of the reads (StreamReader, term, state). Stage 1 starts loading
+  // the record; stage 2, issued once stage 1 has had time, reads it and
+  // starts loading the entry, the stream ends and the first slices.
+  void PrefetchRecord(uint32_t id) const { hash_.PrefetchRecord(id); }
+  void PrefetchTermData(uint32_t id) const {
+    const Extra& e = hash_.extra(id);
+    __builtin_prefetch(hash_.Entry(id));
+    __builtin_prefetch(int_pool_->At(e.int_start));
+    __builtin_prefetch(byte_pool_->At(e.byte_start));
+  }
+
   // Reader over stream `stream` of term `id`, from its start to its end.
   SliceReader StreamReader(uint32_t id, int stream) const {
     const uint32_t start =
