@@ -8,6 +8,7 @@
 #include <memory>
 #include <new>
 
+#include "util/huge_page_slabs.h"
 #include "util/radix_sort.h"
 
 namespace invert::internal {
@@ -35,6 +36,7 @@ uint64_t* TagTable::NewSlots(uint32_t capacity) {
   }
   uint64_t* slots = static_cast<uint64_t*>(std::calloc(capacity, sizeof(uint64_t)));
   if (slots == nullptr) throw std::bad_alloc();
+  HugePageSlabs::AdviseHugePages(slots, bytes);
   return slots;
 }
 
