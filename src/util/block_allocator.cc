@@ -6,52 +6,7 @@
 #include <cstring>
 #include <new>
 
-#include "util/huge_page_slabs.h"
-
 namespace invert {
-namespace {
-
-// Under AddressSanitizer the blocks come from malloc, whose redzones catch a
-// write past a block's end; neighbouring blocks of one slab would not.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kBlocksFromSlabs = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kBlocksFromSlabs = false;
-#else
-constexpr bool kBlocksFromSlabs = true;
-#endif
-#else
-constexpr bool kBlocksFromSlabs = true;
-#endif
-
-static_assert(HugePageSlabs::kBlockSize == BlockAllocator::kBlockSize);
-
-// A block from the system (the process's huge-page slabs), zero-filled.
-uint8_t* NewSystemBlock() {
-  if constexpr (kBlocksFromSlabs) {
-    bool zeroed = false;
-    uint8_t* block = HugePageSlabs::Default().Take(&zeroed);
-    if (block == nullptr) throw std::bad_alloc();
-    if (!zeroed) std::memset(block, 0, BlockAllocator::kBlockSize);
-    return block;
-  } else {
-    void* block = std::aligned_alloc(BlockAllocator::kBlockAlignment, BlockAllocator::kBlockSize);
-    if (block == nullptr) throw std::bad_alloc();
-    std::memset(block, 0, BlockAllocator::kBlockSize);
-    return static_cast<uint8_t*>(block);
-  }
-}
-
-void FreeSystemBlock(uint8_t* block) {
-  if constexpr (kBlocksFromSlabs) {
-    HugePageSlabs::Default().Give(block);
-  } else {
-    std::free(block);
-  }
-}
-
-}  // namespace
 
 BlockCache::BlockCache(size_t max_blocks)
     : max_blocks_(max_blocks), max_bytes_(max_blocks * BlockAllocator::kBlockSize) {
@@ -70,7 +25,7 @@ void BlockCache::Trim(size_t keep) {
   }
   arrays_.clear();
   while (free_.size() > keep) {
-    FreeSystemBlock(free_.back());
+    std::free(free_.back());
     free_.pop_back();
     Held(-static_cast<int64_t>(BlockAllocator::kBlockSize));
   }
@@ -129,7 +84,7 @@ BlockAllocator::BlockAllocator(RamCounter* counter, size_t max_free_blocks, Bloc
 
 BlockAllocator::~BlockAllocator() {
   for (uint8_t* block : free_) {
-    if (cache_ == nullptr || !cache_->Put(block)) FreeSystemBlock(block);
+    if (cache_ == nullptr || !cache_->Put(block)) std::free(block);
   }
 }
 
@@ -144,7 +99,9 @@ uint8_t* BlockAllocator::Allocate() {
   if (block != nullptr) {
     std::memset(block, 0, kBlockSize);
   } else {
-    block = NewSystemBlock();
+    block = static_cast<uint8_t*>(std::aligned_alloc(kBlockAlignment, kBlockSize));
+    if (block == nullptr) throw std::bad_alloc();
+    std::memset(block, 0, kBlockSize);
   }
   ++live_blocks_;
   counter_->Add(static_cast<int64_t>(kBlockSize));
@@ -156,7 +113,7 @@ void BlockAllocator::Release(std::span<uint8_t* const> blocks) {
     if (free_.size() < max_free_blocks_) {
       free_.push_back(block);
     } else if (cache_ == nullptr || !cache_->Put(block)) {
-      FreeSystemBlock(block);
+      std::free(block);
     }
   }
   live_blocks_ -= static_cast<int64_t>(blocks.size());

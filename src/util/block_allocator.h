@@ -28,12 +28,6 @@
 // the flushed segment's go back to the system; with it, the new segment
 // reuses them, as Lucene reuses its heap.
 //
-// Blocks that neither the free list nor the cache holds come from, and go
-// back to, the process's HugePageSlabs (util/huge_page_slabs.h): 2 MiB
-// mappings backed by transparent huge pages where the kernel allows, so that
-// the flush's reads across a segment's blocks miss the TLB less. Under
-// AddressSanitizer they come from malloc instead, for its redzones.
-//
 // Thread safety: an allocator is used by one thread at a time (one per
 // indexing thread); the RamCounter it reports to may be shared. A BlockCache
 // is used by the allocators of one thread at a time; only bytes() may be

@@ -8,7 +8,6 @@
 #include <memory>
 #include <new>
 
-#include "util/huge_page_slabs.h"
 #include "util/radix_sort.h"
 
 namespace invert::internal {
@@ -36,7 +35,6 @@ uint64_t* TagTable::NewSlots(uint32_t capacity) {
   }
   uint64_t* slots = static_cast<uint64_t*>(std::calloc(capacity, sizeof(uint64_t)));
   if (slots == nullptr) throw std::bad_alloc();
-  HugePageSlabs::AdviseHugePages(slots, bytes);
   return slots;
 }
 

@@ -21,7 +21,6 @@
 #include <type_traits>
 
 #include "util/block_allocator.h"
-#include "util/huge_page_slabs.h"
 #include "util/ram_counter.h"
 
 namespace invert {
@@ -91,7 +90,6 @@ class CountedArray {
     }
     T* grown = static_cast<T*>(std::realloc(data_, capacity * sizeof(T)));
     if (grown == nullptr) throw std::bad_alloc();
-    HugePageSlabs::AdviseHugePages(grown, capacity * sizeof(T));
     counter_->Add(static_cast<int64_t>((capacity - capacity_) * sizeof(T)));
     data_ = grown;
     capacity_ = capacity;

@@ -4,6 +4,5 @@ target_sources(invert_objects PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/byte_block_pool.cc
   ${CMAKE_CURRENT_LIST_DIR}/byte_slices.cc
   ${CMAKE_CURRENT_LIST_DIR}/bytes_ref_hash.cc
-  ${CMAKE_CURRENT_LIST_DIR}/huge_page_slabs.cc
   ${CMAKE_CURRENT_LIST_DIR}/int_block_pool.cc
 )
