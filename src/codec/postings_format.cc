@@ -258,7 +258,8 @@ void PostingsWriter::WritePosTail() {
   payload_bytes_.clear();
 }
 
-absl::Status PostingsWriter::FinishTerm(std::string_view term, std::span<const uint8_t> doc_tail) {
+absl::Status PostingsWriter::FinishTerm(std::string_view term, std::span<const uint8_t> doc_tail,
+                                        std::span<const uint8_t> pos_tail) {
   if (stats_.doc_freq == 0) {
     return absl::InvalidArgumentError(absl::StrCat("term \"", Sv(term), "\" has no documents"));
   }
@@ -275,7 +276,11 @@ absl::Status PostingsWriter::FinishTerm(std::string_view term, std::span<const u
     if (group_n_ > 0) FlushGroupBlocks();  // fewer than 8 full blocks since the last group
     WriteDocTail();                        // no-op when the last block was full
   }
-  if (has_positions_ && pos_n_ > 0) WritePosTail();
+  if (!pos_tail.empty()) {
+    pos_out_->WriteBytes(pos_tail.data(), pos_tail.size());
+  } else if (has_positions_ && pos_n_ > 0) {
+    WritePosTail();
+  }
   if (!has_freqs_) stats_.total_term_freq = stats_.doc_freq;
   ++field_stats_.term_count;
   field_stats_.sum_doc_freq += stats_.doc_freq;

@@ -202,14 +202,21 @@ class PostingsWriter {
     }
     if (++pos_n_ == kForBlockSize) EmitPosBlock();
   }
-  absl::Status FinishTerm(std::string_view term) { return FinishTerm(term, {}); }
+  absl::Status FinishTerm(std::string_view term) { return FinishTerm(term, {}, {}); }
   // FinishTerm, handed the term's .doc tail already encoded: every doc's
   // VInt code(s) exactly as WriteDocTail would write them from the AddDoc
   // calls (the flush's in-memory doc stream is these bytes). Written as they
   // are when all of the term's 2..127 docs go to the tail, instead of
   // encoding them again; ignored otherwise (a full block, one doc, or empty).
   // REQUIRES: non-empty `doc_tail` holds those bytes (not checked).
-  absl::Status FinishTerm(std::string_view term, std::span<const uint8_t> doc_tail);
+  //
+  // `pos_tail`, when not empty, is the term's .pos tail already encoded:
+  // the VInts WritePosTail would write for its last positions, which the
+  // caller did not add. REQUIRES then: the field has no payloads, the
+  // positions added for the term (AddPosition*) filled whole blocks, and
+  // those in `pos_tail` are fewer than kForBlockSize (not checked).
+  absl::Status FinishTerm(std::string_view term, std::span<const uint8_t> doc_tail,
+                          std::span<const uint8_t> pos_tail = {});
   // `doc_count`: documents having the field. A field that got no term is
   // left out of the dictionary file, as if never started.
   absl::Status FinishField(uint32_t doc_count);

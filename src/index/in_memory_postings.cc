@@ -12,7 +12,8 @@ InMemoryPostingsIterator::InMemoryPostingsIterator(const PostingsWriterPerField&
       docs_(field.terms().StreamReader(term_id, PostingsWriterPerField::kDocStream)),
       has_freqs_(HasFreqs(field.options())),
       has_positions_(HasPositions(field.options())),
-      has_offsets_(HasOffsets(field.options())) {
+      has_offsets_(HasOffsets(field.options())),
+      has_payloads_(field.has_payloads()) {
   if (has_positions_)
     prox_ = field.terms().StreamReader(term_id, PostingsWriterPerField::kPositionStream);
 }

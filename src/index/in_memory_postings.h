@@ -47,9 +47,10 @@ class InMemoryPostingsIterator {
     --positions_left_;
     uint32_t code;
     if (!prox_.ReadVInt(&code)) Corrupted();
-    position_ += code >> 1;
-    if ((code & 1) != 0 || has_offsets_) {
-      ReadPositionExtras(code & 1);
+    const uint32_t has_payload = has_payloads_ ? code & 1 : 0;
+    position_ += has_payloads_ ? code >> 1 : code;
+    if (has_payload != 0 || has_offsets_) {
+      ReadPositionExtras(has_payload != 0);
     } else {
       payload_.clear();
     }
@@ -97,6 +98,7 @@ class InMemoryPostingsIterator {
   bool has_freqs_;
   bool has_positions_;
   bool has_offsets_;
+  bool has_payloads_;          // position codes carry the payload bit
   bool pending_done_ = false;  // the pending last doc was returned
   uint32_t doc_ = 0;
   uint32_t freq_ = 0;

@@ -9,11 +9,14 @@
 //   docs only:   VInt(delta)
 //   delta = doc - previous doc of the term (the first doc's delta is its id).
 // Stream 1 (positions indexed), per occurrence:
-//   VInt(position_delta << 1 | has_payload)
+//   VInt(position_delta << 1 | has_payload)        if the field has payloads
 //   [VInt(payload_length), payload bytes]          if has_payload
+//   VInt(position_delta)                           if it has none
 //   [VInt(start_offset - previous start_offset), VInt(end_offset - start_offset)]
 //                                                   if offsets indexed
-//   Deltas restart from 0 at each document.
+//   Deltas restart from 0 at each document. Without payloads, a term's
+//   occurrences are byte for byte the .pos tail's VInts (docs/format.md), so
+//   the flush writes a tail by copying the stream (PostingsWriter::FinishTerm).
 //
 // REQUIRES of callers (the indexing chain validates whole documents first):
 // doc ids non-decreasing; within a doc, positions non-decreasing and start
@@ -157,7 +160,9 @@ class PostingsWriterPerField {
                  std::string_view payload) {
     const uint32_t delta = position - s.last_position;
     s.last_position = position;
-    if (has_payloads_ && !payload.empty()) {
+    if (!has_payloads_) {
+      terms_.WriteVInt(kPositionStream, delta);
+    } else if (!payload.empty()) {
       terms_.WriteVInt(kPositionStream, delta << 1 | 1);
       terms_.WriteVInt(kPositionStream, static_cast<uint32_t>(payload.size()));
       terms_.WriteBytes(kPositionStream, reinterpret_cast<const uint8_t*>(payload.data()),

@@ -180,7 +180,13 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
       } else {
         // Without payloads every stored delta is what the postings writer
         // stores: feed them as they are (AddPositionDeltas), from contiguous
-        // copies of the streams.
+        // copies of the streams. And the position stream is the .pos tail's
+        // bytes (postings_writer_per_field.h): when the term cannot fill a
+        // doc block, its docs go first and only the positions that fill
+        // whole position blocks are decoded; the rest of the stream is
+        // handed over as the tail. A term of 127 docs or more (it may fill a
+        // doc block, whose skip entry records where its positions stand)
+        // adds each doc's positions after it.
         const auto& terms = p->terms();
         const size_t doc_length =
             CopyStream(terms.StreamReader(term_id, PostingsWriterPerField::kDocStream), &doc_bytes);
@@ -195,7 +201,7 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
         const uint8_t* const x_end = x + prox_length;
         auto add_positions = [&](uint32_t freq) {
           for (uint32_t i = 0; i < freq; ++i) {
-            const uint32_t position_delta = ReadStreamVInt(&x, x_end) >> 1;
+            const uint32_t position_delta = ReadStreamVInt(&x, x_end);
             uint32_t start_delta = 0;
             uint32_t length = 0;
             if (offsets) {
@@ -209,6 +215,10 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
         // state: one loop, so that each lambda has one call site (GCC
         // inlines those; with two it left add_positions out of line).
         const PostingState& state = terms.state(term_id);
+        // Each doc of the stream takes at least one byte; the pending doc
+        // is one more.
+        const bool positions_last = positions && doc_length + 1 < kForBlockSize;
+        uint32_t total_freq = 0;
         uint32_t doc = 0;
         for (bool pending = false; !pending;) {
           uint32_t freq = 1;
@@ -226,16 +236,25 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
             }
           }
           add_doc(doc, freq);
-          if (positions) add_positions(freq);
+          total_freq += freq;
+          // One call site for add_positions, so that it is inlined.
+          const uint32_t to_add = !positions_last ? freq
+                                  : pending       ? total_freq - total_freq % kForBlockSize
+                                                  : 0;
+          if (positions && to_add > 0) add_positions(to_add);
         }
-        if (x != x_end) std::abort();  // written by this process: a bug
+        const std::span<const uint8_t> pos_tail(x, x_end);
+        if (!positions_last && x != x_end) std::abort();  // written by this process: a bug
         // A singleton's doc goes to the dictionary: no tail to hand over.
         const std::span<const uint8_t> doc_tail =
             doc_length == 0
                 ? std::span<const uint8_t>()
                 : std::span<const uint8_t>(doc_bytes.data(),
                                            AppendPendingDoc(state, freqs, doc_length, &doc_bytes));
-        if (absl::Status s = pw.FinishTerm(terms.term(term_id), doc_tail); !s.ok()) return s;
+        if (absl::Status s = pw.FinishTerm(terms.term(term_id), doc_tail,
+                                           positions_last ? pos_tail : std::span<const uint8_t>());
+            !s.ok())
+          return s;
         continue;
       }
       if (absl::Status s = pw.FinishTerm(p->terms().term(term_id)); !s.ok()) return s;

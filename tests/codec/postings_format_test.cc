@@ -111,16 +111,66 @@ std::vector<uint8_t> PlainDocTail(const std::vector<Doc>& docs, bool freqs) {
   return out;
 }
 
+// Adds a term's positions from the `skip`-th on (counted over all its docs)
+// as the .pos tail encodes them, to *tail, and the first `skip` to `writer`
+// with AddPositionDeltas: the flush's way for a term of under 127 docs in a
+// field without payloads.
+void SplitPositions(const std::vector<Doc>& docs, bool offsets, size_t skip, PostingsWriter* writer,
+                    std::vector<uint8_t>* tail) {
+  size_t n = 0;
+  for (const Doc& d : docs) {
+    uint32_t last_position = 0;
+    uint32_t last_start = 0;
+    for (const Pos& p : d.positions) {
+      const uint32_t delta = p.position - last_position;
+      const uint32_t start_delta = offsets ? p.start - last_start : 0;
+      const uint32_t length = offsets ? p.end - p.start : 0;
+      last_position = p.position;
+      last_start = p.start;
+      if (n++ < skip) {
+        writer->AddPositionDeltas(delta, {}, start_delta, length);
+        continue;
+      }
+      uint8_t buf[3 * kMaxVInt32Bytes];
+      size_t k = EncodeVInt(delta, buf);
+      if (offsets) {
+        k += EncodeVInt(start_delta, buf + k);
+        k += EncodeVInt(length, buf + k);
+      }
+      tail->insert(tail->end(), buf, buf + k);
+    }
+  }
+}
+
 // `hand_doc_tails`: every term finishes with FinishTerm(term, its
-// PlainDocTail) instead of FinishTerm(term).
+// PlainDocTail) instead of FinishTerm(term). `hand_pos_tails`: in fields
+// with positions and no payloads, a term of under 127 docs adds all its
+// docs first, then the positions that fill whole blocks, and hands the rest
+// to FinishTerm as its .pos tail.
 void Write(Directory* dir, const SegmentId& id,
-           const std::vector<std::pair<FieldInfo, Model>>& fields, bool hand_doc_tails = false) {
+           const std::vector<std::pair<FieldInfo, Model>>& fields, bool hand_doc_tails = false,
+           bool hand_pos_tails = false) {
   auto writer = PostingsWriter::Create(dir, "_0", id);
   ASSERT_TRUE(writer.ok()) << writer.status();
   for (const auto& [info, model] : fields) {
     (*writer)->StartField(info);
+    const IndexOptions o = info.type.index_options;
     for (const auto& [term, docs] : model) {
       (*writer)->StartTerm();
+      if (hand_pos_tails && HasPositions(o) && !info.type.payloads && docs.size() < 127) {
+        size_t positions = 0;
+        for (const Doc& d : docs) {
+          (*writer)->AddDoc(d.doc, d.freq);
+          positions += d.positions.size();
+        }
+        std::vector<uint8_t> pos_tail;
+        SplitPositions(docs, HasOffsets(o), positions - positions % kForBlockSize, writer->get(),
+                       &pos_tail);
+        const std::vector<uint8_t> doc_tail =
+            hand_doc_tails ? PlainDocTail(docs, HasFreqs(o)) : std::vector<uint8_t>();
+        ASSERT_TRUE((*writer)->FinishTerm(term, doc_tail, pos_tail).ok());
+        continue;
+      }
       for (const Doc& d : docs) {
         (*writer)->AddDoc(d.doc, d.freq);
         for (const Pos& p : d.positions)
@@ -378,6 +428,43 @@ TEST(PostingsFormatTest, HandedDocTailsWriteTheSameFiles) {
     auto b = OpenInput(handed.get(), name);
     ASSERT_TRUE(a.ok() && b.ok()) << name;
     EXPECT_TRUE(std::ranges::equal(a->bytes(), b->bytes())) << name;
+  }
+}
+
+// The same for positions: a term of under 127 docs that adds its docs first,
+// then only the positions that fill whole blocks, and hands the rest to
+// FinishTerm as its encoded .pos tail, writes exactly the files of the
+// interleaved AddDoc/AddPosition calls, with and without offsets (and with
+// handed doc tails or not); the random fields must hold terms of under 127
+// docs with a full position block and a tail.
+TEST(PostingsFormatTest, HandedPosTailsWriteTheSameFiles) {
+  Random rng(testing::TestSeed(4646));
+  const std::vector<std::pair<FieldInfo, Model>> fields = FieldPerOption(rng);
+  size_t split = 0;  // terms that went the handed way with a full block and a tail
+  for (const auto& [info, model] : fields) {
+    if (!HasPositions(info.type.index_options) || info.type.payloads) continue;
+    for (const auto& [term, docs] : model) {
+      size_t n = 0;
+      for (const Doc& d : docs) n += d.positions.size();
+      split += docs.size() < 127 && n > kForBlockSize && n % kForBlockSize != 0;
+    }
+  }
+  EXPECT_GT(split, 0u) << "no term has both a full position block and a tail";
+  SegmentId id{};
+  id[0] = 6;
+  testing::ScratchDir plain_scratch;
+  auto plain = plain_scratch.Open();
+  Write(plain.get(), id, fields);
+  for (bool hand_doc_tails : {false, true}) {
+    testing::ScratchDir scratch;
+    auto handed = scratch.Open();
+    Write(handed.get(), id, fields, hand_doc_tails, /*hand_pos_tails=*/true);
+    for (const char* name : {"_0.doc", "_0.pos", "_0.tim"}) {
+      auto a = OpenInput(plain.get(), name);
+      auto b = OpenInput(handed.get(), name);
+      ASSERT_TRUE(a.ok() && b.ok()) << name;
+      EXPECT_TRUE(std::ranges::equal(a->bytes(), b->bytes())) << name << " " << hand_doc_tails;
+    }
   }
 }
 
