@@ -64,11 +64,22 @@ double Seconds(Clock::time_point since) {
   return std::chrono::duration<double>(Clock::now() - since).count();
 }
 
-// Copies the rest of a term's in-memory stream to the start of *buffer
-// (grown as needed, never shrunk) and returns its length. A stream's slices
-// hold 1 to 196 bytes each; decoding from one contiguous copy costs less than
-// following the links value by value.
-size_t CopyStream(SliceReader reader, std::vector<uint8_t>* buffer) {
+// Copies stream `stream` of term `term_id` to the start of *buffer (grown
+// as needed, never shrunk; at least 256 bytes) and returns its length. A
+// stream's slices hold 1 to 196 bytes each; decoding from one contiguous copy
+// costs less than following the links value by value.
+size_t CopyStream(const TermsHashPerField<PostingState>& terms, uint32_t term_id, int stream,
+                  std::vector<uint8_t>* buffer) {
+  const auto bounds = terms.Bounds(term_id, stream);
+  const uint32_t length = bounds.end - bounds.start;
+  if (length < kFirstSliceSize) {
+    // In its first slice (a term seen once or twice; every uuid term):
+    // one fixed copy of the slice's payload bytes, all in the slice.
+    static_assert(kFirstSliceSize - 1 <= 256, "the buffers start at 256 bytes");
+    std::memcpy(buffer->data(), terms.byte_pool().At(bounds.start), kFirstSliceSize - 1);
+    return length;
+  }
+  SliceReader reader(&terms.byte_pool(), bounds.start, bounds.end);
   size_t n = 0;
   const uint8_t* data;
   while (size_t chunk = reader.NextChunk(&data)) {
@@ -189,11 +200,10 @@ absl::Status WriteFiles(IndexingChain& chain, Directory* dir, std::string_view s
         // adds each doc's positions after it.
         const auto& terms = p->terms();
         const size_t doc_length =
-            CopyStream(terms.StreamReader(term_id, PostingsWriterPerField::kDocStream), &doc_bytes);
+            CopyStream(terms, term_id, PostingsWriterPerField::kDocStream, &doc_bytes);
         const size_t prox_length =
             positions
-                ? CopyStream(terms.StreamReader(term_id, PostingsWriterPerField::kPositionStream),
-                             &prox_bytes)
+                ? CopyStream(terms, term_id, PostingsWriterPerField::kPositionStream, &prox_bytes)
                 : 0;
         const uint8_t* d = doc_bytes.data();
         const uint8_t* const d_end = d + doc_length;

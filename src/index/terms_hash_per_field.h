@@ -213,11 +213,23 @@ class TermsHashPerField {
 
   // Reader over stream `stream` of term `id`, from its start to its end.
   SliceReader StreamReader(uint32_t id, int stream) const {
-    const uint32_t start =
-        hash_.extra(id).byte_start + static_cast<uint32_t>(stream) * kFirstSliceSize;
-    const uint32_t end = static_cast<uint32_t>(*int_pool_->At(hash_.extra(id).int_start + stream));
-    return SliceReader(byte_pool_, start, end);
+    const StreamBounds bounds = Bounds(id, stream);
+    return SliceReader(byte_pool_, bounds.start, bounds.end);
   }
+  // Where stream `stream` of term `id` starts (its first slice) and ends, in
+  // byte_pool(). It lies wholly in its first slice iff end - start <
+  // kFirstSliceSize (byte_slices.h, invariant 4): then its end - start
+  // (<= 4) bytes are the contiguous run at byte_pool().At(start).
+  struct StreamBounds {
+    uint32_t start;
+    uint32_t end;
+  };
+  StreamBounds Bounds(uint32_t id, int stream) const {
+    const Extra& e = hash_.extra(id);
+    return {e.byte_start + static_cast<uint32_t>(stream) * kFirstSliceSize,
+            static_cast<uint32_t>(*int_pool_->At(e.int_start + stream))};
+  }
+  const ByteBlockPool& byte_pool() const { return *byte_pool_; }
 
   // Term ids in unsigned byte order of their terms. After this, Add*() must
   // not be called until Reset().
