@@ -55,13 +55,4 @@ bool SliceReader::ReadBytes(uint8_t* out, size_t length) {
   return true;
 }
 
-size_t SliceReader::NextChunk(const uint8_t** data) {
-  if (eof()) return 0;
-  if (cur_ == run_end_) NextSlice();
-  *data = cur_;
-  const size_t chunk = static_cast<size_t>(run_end_ - cur_);
-  cur_ = run_end_;
-  return chunk;
-}
-
 }  // namespace invert
