@@ -69,25 +69,44 @@ void EncodeImpacts(std::span<const Impact> impacts, std::string* out);
 // Calls f(freq, norm) for each pair encoded in exactly [p, end), in order,
 // with nothing stored: a scorer folds the pairs into its bound as they are
 // read (PostingsCursor::AdvanceFiltered). Returns false, possibly after some
-// calls, unless the bytes are a well-formed, non-empty frontier (freqs and
-// norms strictly ascending, freq within uint32, norm within a byte).
+// calls (whose arguments may then be garbage), unless the bytes are a
+// well-formed, non-empty frontier (freqs and norms strictly ascending, freq
+// within uint32, norm within a byte).
+//
+// Cost: a scorer judges every skipped block's frontier (tens of pairs for a
+// frequent term), so the common pair, a freq delta below 128 (two bytes), is
+// read without a branch per check: a zero delta sets the top bit of `bad`,
+// and the norm, which only grows, is checked once at the end. Strictly
+// ascending norms within a byte also bound the count to kMaxImpacts.
 template <typename F>
 inline bool ForEachImpact(const uint8_t* p, const uint8_t* end, F&& f) {
-  uint64_t freq = 0;
-  uint32_t norm = 0;
-  size_t n = 0;
-  while (p < end) {
-    uint32_t freq_delta = 0;
+  // The first pair, whose norm delta may be 0.
+  uint32_t freq_delta = 0;
+  if (!DecodeVInt32(&p, end, &freq_delta) || freq_delta == 0 || p == end) return false;
+  uint64_t freq = freq_delta;
+  uint32_t norm = *p++;
+  f(static_cast<uint32_t>(freq), static_cast<uint8_t>(norm));
+  uint32_t bad = 0;  // top bit: a delta was 0
+  for (;;) {
+    while (end - p >= 2 && p[0] < 0x80) {
+      const uint32_t freq_delta_1 = p[0];
+      const uint32_t norm_delta = p[1];
+      p += 2;
+      bad |= (freq_delta_1 - 1) | (norm_delta - 1);
+      freq += freq_delta_1;
+      norm += norm_delta;
+      f(static_cast<uint32_t>(freq), static_cast<uint8_t>(norm));
+    }
+    if (p == end) break;
     if (!DecodeVInt32(&p, end, &freq_delta) || freq_delta == 0 || p == end) return false;
-    const uint8_t norm_delta = *p++;
-    if (norm_delta == 0 && n > 0) return false;
+    const uint32_t norm_delta = *p++;
+    bad |= norm_delta - 1;
     freq += freq_delta;
     norm += norm_delta;
-    if (freq > UINT32_MAX || norm > 255 || n == kMaxImpacts) return false;
-    ++n;
+    if (freq > UINT32_MAX) return false;
     f(static_cast<uint32_t>(freq), static_cast<uint8_t>(norm));
   }
-  return n > 0;
+  return (bad >> 31) == 0 && norm <= 255 && freq <= UINT32_MAX;
 }
 
 // Decodes exactly [p, end) into *out (ForEachImpact's checks).

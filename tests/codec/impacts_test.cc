@@ -17,6 +17,7 @@
 #include "scratch_dir.h"
 #include "test_seed.h"
 #include "util/random.h"
+#include "util/varint.h"
 
 namespace invert {
 namespace {
@@ -65,6 +66,83 @@ TEST(ImpactsTest, EncodingBytesAndRejects) {
   EXPECT_FALSE(decode(std::string_view("\x01\xf0\x01\x20", 4)));  // norm past 255
   EXPECT_FALSE(decode(std::string_view("\x01", 1)));              // truncated
   EXPECT_FALSE(decode(std::string_view("\xff\xff\xff\xff\x0f\x01\x01\x01", 8)));  // freq > 2^32-1
+}
+
+// The plain decoder ForEachImpact must agree with: one VInt and one byte per
+// pair, every check made as the pair is read.
+bool ReferenceDecode(const uint8_t* p, const uint8_t* end, std::vector<Impact>* out) {
+  out->clear();
+  uint64_t freq = 0;
+  uint32_t norm = 0;
+  while (p < end) {
+    uint32_t freq_delta = 0;
+    if (!DecodeVInt32(&p, end, &freq_delta) || freq_delta == 0 || p == end) return false;
+    const uint8_t norm_delta = *p++;
+    if (norm_delta == 0 && !out->empty()) return false;
+    freq += freq_delta;
+    norm += norm_delta;
+    if (freq > UINT32_MAX || norm > 255 || out->size() == kMaxImpacts) return false;
+    out->push_back({static_cast<uint32_t>(freq), static_cast<uint8_t>(norm)});
+  }
+  return !out->empty();
+}
+
+// ForEachImpact (through DecodeImpacts) against ReferenceDecode on valid
+// frontiers and on damaged ones: bytes flipped, zeroed, cut, appended, and
+// freqs near 2^32: the same verdict, and on success the same pairs.
+TEST(ImpactsTest, DecodeAgreesWithPlainDecoderOnDamagedBytes) {
+  const uint64_t seed = testing::TestSeed(5151);
+  Random rng(seed);
+  int accepted = 0;
+  int rejected = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::vector<Impact> frontier;
+    uint32_t freq = rng.Bernoulli(0.1) ? UINT32_MAX - 300 : 0;
+    uint32_t norm = static_cast<uint32_t>(rng.Uniform(3));
+    const size_t pairs = 1 + rng.Uniform(rng.Bernoulli(0.05) ? 300 : 40);
+    for (size_t i = 0; i < pairs && norm <= 255; ++i) {
+      freq += static_cast<uint32_t>(1 + rng.Uniform(rng.Bernoulli(0.2) ? 1000 : 100));
+      frontier.push_back({freq, static_cast<uint8_t>(norm)});
+      norm += static_cast<uint32_t>(1 + rng.Uniform(rng.Bernoulli(0.5) ? 2 : 20));
+    }
+    std::string bytes;
+    EncodeImpacts(frontier, &bytes);
+    switch (rng.Uniform(6)) {
+      case 0:
+        break;  // as written
+      case 1:
+        bytes[rng.Uniform(bytes.size())] ^= static_cast<char>(1 + rng.Uniform(255));
+        break;
+      case 2:
+        bytes[rng.Uniform(bytes.size())] = 0;
+        break;
+      case 3:
+        bytes.resize(rng.Uniform(bytes.size()));
+        break;
+      case 4:
+        bytes.push_back(static_cast<char>(rng.Uniform(256)));
+        break;
+      default:
+        for (size_t i = 0, n = 1 + rng.Uniform(3); i < n; ++i) {
+          bytes[rng.Uniform(bytes.size())] = static_cast<char>(rng.Uniform(256));
+        }
+    }
+    const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+    std::vector<Impact> want;
+    std::vector<Impact> got;
+    const bool want_ok = ReferenceDecode(p, p + bytes.size(), &want);
+    const bool got_ok = DecodeImpacts(p, p + bytes.size(), &got);
+    ASSERT_EQ(got_ok, want_ok) << "seed " << seed << " round " << round;
+    if (want_ok) {
+      ASSERT_EQ(got, want) << "seed " << seed << " round " << round;
+      ++accepted;
+    } else {
+      ++rejected;
+    }
+  }
+  // Both verdicts were exercised.
+  EXPECT_GT(accepted, 2000);
+  EXPECT_GT(rejected, 2000);
 }
 
 struct Posting {
