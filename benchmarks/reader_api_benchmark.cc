@@ -7,7 +7,7 @@
 // term; compare the two rows of each pair. Plus Advance over the skip
 // headers of the frequent terms (internal cursor), per call.
 //
-//   invert_reader_api_benchmark --benchmark_repetitions=5 \
+//   invert_reader_api_benchmark --benchmark_repetitions=5
 //       --benchmark_report_aggregates_only=true
 #include <benchmark/benchmark.h>
 
