@@ -14,8 +14,8 @@
 #   1. the corpus, pre-lowercased as scripts/search_vs_lucene.sh does, and
 #      both indexes (one segment each, same tokens: whitespace analyzers);
 #   2. the query set (invert_search_benchmark queries --set bench);
-#   3. R rounds, each: invert (pruned and exhaustive interleaved query by
-#      query, 1 warm-up pass + P measured) then Lucene (IndexSearcher, one
+#   3. R rounds, each: invert (each pass runs all queries pruned, then all
+#      exhaustive; 1 warm-up pass + P measured) then Lucene (IndexSearcher, one
 #      thread, query cache off, 3 warm-up passes for the JIT + P measured),
 #      so both engines see the same machine state;
 #   4. one table per class: median and P99 latency, QPS (the median over the

@@ -6,6 +6,8 @@
 // below the current doc, and filtered advances that skip every block they
 // judge; after each move doc(), freq() and, for some docs, the positions
 // (ReadPositions or NextPosition), then NextDoc from there.
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -164,6 +166,44 @@ TEST(PostingsAdvanceInBlockTest, MatchesTheModel) {
     }
   }
   EXPECT_GT(in_block, 1000u) << "the in-block fast path was hardly exercised";
+}
+
+// FirstAtLeast, the fast path's search, against std::lower_bound: random
+// ascending blocks (dense runs, wide gaps, values near 2^32), every start i
+// and end n drawn at random, targets at, just below and just above the
+// block's values and outside them.
+TEST(PostingsAdvanceInBlockTest, FirstAtLeastIsLowerBound) {
+  const uint64_t seed = testing::TestSeed(6262);
+  Random rng(seed);
+  std::array<uint32_t, kForBlockSize> a{};
+  for (int round = 0; round < 3000; ++round) {
+    uint32_t v =
+        rng.Bernoulli(0.1) ? UINT32_MAX - 100000 : static_cast<uint32_t>(rng.Uniform(1000));
+    const uint32_t max_gap = rng.Bernoulli(0.5) ? 3 : 700;
+    for (uint32_t& x : a) {
+      x = v;
+      v += static_cast<uint32_t>(1 + rng.Uniform(max_gap));
+    }
+    for (int probe = 0; probe < 50; ++probe) {
+      const size_t n = rng.Uniform(kForBlockSize + 1);
+      const size_t i = rng.Uniform(n + 1);
+      uint32_t target;
+      switch (rng.Uniform(4)) {
+        case 0:
+          target = static_cast<uint32_t>(rng.Next());
+          break;
+        default: {
+          const uint32_t at = a[rng.Uniform(kForBlockSize)];
+          target = at + static_cast<uint32_t>(rng.Uniform(3)) - 1;
+        }
+      }
+      const size_t want =
+          static_cast<size_t>(std::lower_bound(a.begin() + i, a.begin() + n, target) - a.begin());
+      ASSERT_EQ(postings_internal::FirstAtLeast(a, i, n, target), want)
+          << "seed " << seed << " round " << round << " i " << i << " n " << n << " target "
+          << target;
+    }
+  }
 }
 
 }  // namespace
