@@ -134,6 +134,8 @@ def main():
     sz = {"light": 0, "scaled": 1}
     md = {"token": 0, "doc": 1, "chain": 2}
     keys = sorted(cells, key=lambda k: (order[k[0]], sz[k[2]], md.get(k[3], 9), wl.get(k[1], 9)))
+    # Columns in one fixed order, whatever order the runs listed the layouts in.
+    layouts.sort(key=lambda l: {"shared": 0, "separate": 1}.get(l, 2))
     if lucene is not None:
         header = ["bench", "skew", "size", "add"] + [f"invert {l} ns (cv)" for l in layouts] + [
             "Lucene 8.8 ns (cv)", "flat_hash_map ns (cv)", "Lucene/invert best", "best/flat",
