@@ -381,6 +381,8 @@ void PostingsCursor::Reset(const TermStats& stats) {
   block_freq_total_ = 0;
   doc_pos_start_ = 0;
   pos_sync_i_ = 0;
+  pos_syncs_ = 0;
+  freq_starts_ready_ = false;
   pos_read_ = 0;
   skip_pos_fp_ = 0;
   pos_ptr_ = nullptr;
@@ -776,6 +778,8 @@ bool PostingsCursor::LoadDocBlock(bool at_level0) {
   }
   doc_pos_start_ = pos_base_;
   pos_sync_i_ = 0;
+  pos_syncs_ = 0;
+  freq_starts_ready_ = false;
   started_ = true;
   return true;
 }
@@ -1080,6 +1084,19 @@ bool PostingsCursor::DecodePosBlock() {
   return true;
 }
 
+uint64_t PostingsCursor::DocPosStartSlow() {
+  if (pos_syncs_++ > 0 && buf_n_ == kForBlockSize && block_freq_total_ <= UINT32_MAX) {
+    // Every partial sum is <= the block's total: no wrap.
+    freq_starts_[0] = 0;
+    std::memcpy(&freq_starts_[1], freqs_.data(), (kForBlockSize - 1) * sizeof(uint32_t));
+    postings_internal::PrefixSumDocBlock(0, freq_starts_.data());
+    freq_starts_ready_ = true;
+    return pos_base_ + freq_starts_[buf_i_];
+  }
+  while (pos_sync_i_ < buf_i_) doc_pos_start_ += freqs_[pos_sync_i_++];
+  return doc_pos_start_;
+}
+
 bool PostingsCursor::SeekPosition(uint64_t index) {
   const uint64_t block = index / kForBlockSize;
   if (decoded_block_ == static_cast<int64_t>(block)) return true;
@@ -1124,6 +1141,18 @@ bool PostingsCursor::ReadPositions(std::vector<uint32_t>* out) {
   uint64_t index = DocPosStart();
   const uint64_t end = index + freq_;
   if (end > stats_.total_term_freq) return Fail("position index past the term's positions");
+  if (decoded_block_ != static_cast<int64_t>(index / kForBlockSize) && !SeekPosition(index)) {
+    return false;
+  }
+  // The usual case: all of the doc's positions in its first block (the
+  // loop below, in one step).
+  if (index % kForBlockSize + freq_ <= pos_n_) {
+    const size_t first = index % kForBlockSize;
+    if (out->size() < freq_) out->resize(freq_);
+    position_ = PrefixSum(&pos_deltas_[first], freq_, 0, out->data());
+    pos_read_ = freq_;
+    return true;
+  }
   size_t k = 0;  // positions written
   uint32_t position = 0;
   while (index < end) {

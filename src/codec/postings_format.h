@@ -537,11 +537,12 @@ class PostingsCursor {
   // `header` into impacts_.
   bool ReadBlockImpacts(const uint8_t* header);
   bool SeekPosition(uint64_t index);
-  // The index of the current doc's first position (see doc_pos_start_).
+  // The index of the current doc's first position (see freq_starts_).
   uint64_t DocPosStart() {
-    while (pos_sync_i_ < buf_i_) doc_pos_start_ += freqs_[pos_sync_i_++];
-    return doc_pos_start_;
+    if (freq_starts_ready_) return pos_base_ + freq_starts_[buf_i_];
+    return DocPosStartSlow();
   }
+  uint64_t DocPosStartSlow();
   bool DecodePosBlock();
   bool SkipPosBlock();
   // Advance's prefetch ahead of its header walk, which started at
@@ -592,9 +593,19 @@ class PostingsCursor {
   // Positions: global index over the term's positions.
   uint64_t pos_base_ = 0;          // index of the first position of the buffered doc block
   uint64_t block_freq_total_ = 0;  // positions of the buffered doc block
-  // Index of the first position of buffered doc pos_sync_i_. Brought up to
-  // the current doc (buf_i_) only when its positions are read (DocPosStart):
-  // moving over docs never touches it, so doc iteration does not pay for it.
+  // Where the current doc's positions start (DocPosStart), found only when
+  // they are read, so moving over docs never pays for it. The first time in
+  // a buffered block: doc_pos_start_, the first position of buffered doc
+  // pos_sync_i_, is brought up to the current doc one freq at a time (a
+  // phrase whose rare term leads reads a frequent term's positions about
+  // once per block). The second time, in a full block: freq_starts_[i] =
+  // freqs_[0] + ... + freqs_[i - 1] for the whole block (one vector prefix
+  // sum; no wrap: the block's freq sum is its header's, 32 bits), and buffered
+  // doc i's first position is pos_base_ + freq_starts_[i] from then on (a
+  // phrase of two frequent terms reads a third of the docs of a block).
+  std::array<uint32_t, kForBlockSize> freq_starts_{};
+  bool freq_starts_ready_ = false;
+  uint32_t pos_syncs_ = 0;  // DocPosStartSlow calls in the buffered block
   uint64_t doc_pos_start_ = 0;
   size_t pos_sync_i_ = 0;
   uint32_t pos_read_ = 0;             // positions read in the current doc

@@ -45,6 +45,7 @@
 // its norm) is not competitive before its positions are read, and one whose
 // exact score is not competitive after (never handed to the collector).
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <cstdint>
@@ -211,6 +212,10 @@ class PhraseScorer final : public DocScorer {
   }
   float BlockMaxScore() override { return block_max_; }
   void SetMinCompetitiveScore(float score) override {
+    if (score != min_competitive_ && ++need_epoch_ == 0) {  // wrapped: forget every answer
+      need_at_.fill(0);
+      need_epoch_ = 1;
+    }
     min_competitive_ = score;
     pruning_ = bounded_;
   }
@@ -323,12 +328,59 @@ class PhraseScorer final : public DocScorer {
   // own freqs in doc_ (exact: their least; sloppy: their sum - terms + 1)
   // at its norm, before any position is read (Lucene 8.8's PhraseScorer
   // makes the same check from its matcher's maxFreq). REQUIRES: bounded_.
+  //
+  // Asked once per common doc, so answered from need_ (below) without a
+  // division: the bound's score grows with G (Score is monotonic in freq
+  // when bounded_, and FloatAtLeast in g), so Score(G) <= min_competitive_
+  // iff G < the least g whose score is above it.
   bool DocCannotCompete() {
-    uint64_t g = slop_ == 0 ? UINT64_MAX : 1;
-    for (const PostingsCursor* c : cursors_) {
-      g = slop_ == 0 ? std::min<uint64_t>(g, c->freq()) : g + c->freq() - 1;
+    uint64_t g;
+    if (cursors_.size() == 2) {
+      const uint64_t a = cursors_[0]->freq();
+      const uint64_t b = cursors_[1]->freq();
+      g = slop_ == 0 ? std::min(a, b) : a + b - 1;
+    } else {
+      g = slop_ == 0 ? UINT64_MAX : 1;
+      for (const PostingsCursor* c : cursors_) {
+        g = slop_ == 0 ? std::min<uint64_t>(g, c->freq()) : g + c->freq() - 1;
+      }
     }
-    return sim_.scorer.Score(FloatAtLeast(g), Norm()) <= min_competitive_;
+    const uint8_t norm = Norm();
+    if (need_at_[norm] != need_epoch_) FillNeed(norm);
+    if (g >= need_[norm]) return false;
+    if (need_[norm] != kNeedNone || g <= kNeedLimit) return true;
+    return sim_.scorer.Score(FloatAtLeast(g), norm) <= min_competitive_;  // past the search
+  }
+
+  // need_[norm] at the current min_competitive_: the least g <= kNeedLimit
+  // with Score(FloatAtLeast(g), norm) above it, or kNeedNone if none is (a
+  // larger g is then scored by DocCannotCompete itself). Doubling, then
+  // bisection: about 2 log2(answer) scores, once per norm met between two
+  // changes of the minimum.
+  void FillNeed(uint8_t norm) {
+    auto competes = [&](uint64_t g) {
+      return sim_.scorer.Score(FloatAtLeast(g), norm) > min_competitive_;
+    };
+    need_at_[norm] = need_epoch_;
+    if (competes(0)) {
+      need_[norm] = 0;
+      return;
+    }
+    uint64_t lo = 0;  // !competes(lo); competes(hi)
+    uint64_t hi = 1;
+    while (!competes(hi)) {
+      if (hi >= kNeedLimit) {
+        need_[norm] = kNeedNone;
+        return;
+      }
+      lo = hi;
+      hi *= 2;
+    }
+    while (hi - lo > 1) {
+      const uint64_t mid = lo + (hi - lo) / 2;
+      (competes(mid) ? hi : lo) = mid;
+    }
+    need_[norm] = hi;
   }
 
   // The first match >= target in a range whose bound is competitive.
@@ -535,6 +587,13 @@ class PhraseScorer final : public DocScorer {
   float block_max_ = kUnboundedScore;
   bool pruning_ = false;
   float min_competitive_ = 0;
+  // DocCannotCompete's thresholds per norm byte (FillNeed), valid where
+  // need_at_ holds need_epoch_, which each change of min_competitive_ bumps.
+  static constexpr uint64_t kNeedLimit = uint64_t{1} << 32;
+  static constexpr uint64_t kNeedNone = UINT64_MAX;
+  std::array<uint64_t, 256> need_{};
+  std::array<uint32_t, 256> need_at_{};
+  uint32_t need_epoch_ = 1;
   // The score AdvancePruned computed, and its doc (kNoMoreDocs: none).
   uint32_t scored_doc_ = kNoMoreDocs;
   float scored_ = 0;
