@@ -21,8 +21,20 @@
 //   (the last) is returned when a cursor runs out. So
 //   M <= sum_i freq_i(d) - T + 1 <= G(n) = sum_i F_i(n) - T + 1. (Not
 //   min_i: "a b"~3 in "b a b b" walks to two matches, 1 + 1/2, with one
-//   "a". Lucene 8.8 gives sloppy phrases no impacts at all; this bound is
-//   loose but sound.)
+//   "a". Lucene 8.8 gives sloppy phrases no impacts at all.)
+//
+//   Sloppy, two different terms a and b (SloppyPairFreq's walk), also
+//   M <= 2 min(freq_a, freq_b): a match is counted either when the popped
+//   cursor passes `next` (a pass) or once, when a cursor runs out. After a
+//   pass by one cursor it stands past the other, which is popped next, so
+//   passes alternate between the two cursors; each takes a Step of the
+//   cursor passing, and a cursor steps at most freq - 1 times after Start.
+//   So passes <= 2 min(freq_a - 1, freq_b - 1) + 1, and M <= that + 1 =
+//   2 min(freq_a, freq_b). G is the smaller of the two bounds; it still
+//   grows with each freq, as the walk over norms below needs. (A phrase of
+//   two frequent words where one occurs a few times in a document and the
+//   other many: the sum bound reads the positions of nearly every common
+//   document, this one of few.)
 //
 // In float: the freq is a float sum of 1s (exact) or of terms <= 1, whose
 // partial sums stay <= the integer count (round-to-nearest is monotonic and
@@ -91,6 +103,7 @@ class PhraseScorer final : public DocScorer {
       cursors_.push_back(impl != nullptr ? &impl->cursor() : nullptr);
     }
     all_cursors_ = std::find(cursors_.begin(), cursors_.end(), nullptr) == cursors_.end();
+    distinct_pair_ = terms_.size() == 2 && terms_[0].term_id != terms_[1].term_id;
     // The rarest term leads the conjunction.
     for (size_t i = 0; i < postings_.size(); ++i) order_.push_back(i);
     std::stable_sort(order_.begin(), order_.end(), [&](size_t a, size_t b) {
@@ -279,8 +292,12 @@ class PhraseScorer final : public DocScorer {
           g = max_freq[0];
           for (size_t i = 1; i < n; ++i) g = std::min<uint64_t>(g, max_freq[i]);
         } else {
-          for (size_t i = 0; i < n; ++i) g += max_freq[i];
-          g = g - n + 1;
+          if (n == 2) {
+            g = PairFreqBound(max_freq[0], max_freq[1]);
+          } else {
+            for (size_t i = 0; i < n; ++i) g += max_freq[i];
+            g = g - n + 1;
+          }
         }
       }
       const float freq = FloatAtLeast(g);
@@ -307,12 +324,18 @@ class PhraseScorer final : public DocScorer {
       for (; i < a.size() && a[i].norm <= norm; ++i) fa = std::max(fa, a[i].freq);
       for (; j < b.size() && b[j].norm <= norm; ++j) fb = std::max(fb, b[j].freq);
       if (fa == 0 || fb == 0) continue;
-      const uint64_t g =
-          slop_ == 0 ? std::min(fa, fb) : uint64_t{fa} + uint64_t{fb} - 1;  // see the top
+      const uint64_t g = PairFreqBound(fa, fb);
       best_product =
           std::max(best_product, FloatAtLeast(g) * scorer.inverse_norm(static_cast<uint8_t>(norm)));
     }
     return std::max(0.0f, scorer.ScoreOfProduct(best_product));
+  }
+
+  // G of a two-term phrase from its terms' freqs (>= 1 each; see the top).
+  uint64_t PairFreqBound(uint64_t fa, uint64_t fb) const {
+    if (slop_ == 0) return std::min(fa, fb);
+    const uint64_t sum = fa + fb - 1;
+    return distinct_pair_ ? std::min(sum, 2 * std::min(fa, fb)) : sum;
   }
 
   // float(g), rounded up: >= g.
@@ -336,9 +359,7 @@ class PhraseScorer final : public DocScorer {
   bool DocCannotCompete() {
     uint64_t g;
     if (cursors_.size() == 2) {
-      const uint64_t a = cursors_[0]->freq();
-      const uint64_t b = cursors_[1]->freq();
-      g = slop_ == 0 ? std::min(a, b) : a + b - 1;
+      g = PairFreqBound(cursors_[0]->freq(), cursors_[1]->freq());
     } else {
       g = slop_ == 0 ? UINT64_MAX : 1;
       for (const PostingsCursor* c : cursors_) {
@@ -569,6 +590,7 @@ class PhraseScorer final : public DocScorer {
   std::vector<size_t> order_;
   std::vector<PostingsCursor*> cursors_;  // per term; null: not invert's own postings
   bool all_cursors_ = false;              // no null in cursors_
+  bool distinct_pair_ = false;            // two terms, not the same one twice
   bool direct_ = false;                   // see the constructor
   const LiveDocs* live_ = nullptr;        // direct_: the segment's live docs (null: all)
   std::vector<int64_t> places_;           // ExactPhraseCount's scratch

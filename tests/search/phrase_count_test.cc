@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -96,6 +97,46 @@ TEST(PhraseCountTest, SloppyPairFreqIsTheWalksFrequency) {
   // "a b"~3 in "b a b b": two matches with one "a" (1 + 1/2).
   const std::vector<int32_t> a = {1}, b = {0, 2, 3};
   EXPECT_EQ(SloppyPairFreq({0, 0, a}, {1, 1, b}, 3), 1.5f);
+}
+
+// The pruning bound of a sloppy two-term phrase (search/phrase_scorer.cc):
+// SloppyPairFreq is at most 2 min(freq_a, freq_b), however large the slop,
+// over random lists from sparse to dense, one of them often of 1-3
+// positions (a large slop counts every window). Most trials have
+// 2 min < freq_a + freq_b - 1, the other bound; the largest freq / bound
+// seen is printed and must be over 1/2 (one "a" between two "b"s: 1).
+TEST(PhraseCountTest, SloppyPairFreqAtMostTwiceTheRarerTerm) {
+  Random rng(testing::TestSeed(1318));
+  uint64_t tighter = 0;  // trials where 2 min < freq_a + freq_b - 1
+  float largest_ratio = 0;
+  for (int trial = 0; trial < 40000; ++trial) {
+    const uint32_t span = static_cast<uint32_t>(rng.Bernoulli(0.5) ? rng.Range(2, 12) : 400);
+    std::vector<int32_t> lists[2];
+    for (auto& list : lists) {
+      const std::vector<uint32_t> p = RandomPositions(rng, span);
+      list.assign(p.begin(), p.end());
+    }
+    if (rng.Bernoulli(0.5)) lists[0].resize(std::min<size_t>(lists[0].size(), rng.Range(1, 3)));
+    const int32_t offset = static_cast<int32_t>(rng.Range(0, 3));
+    const bool swapped = rng.Bernoulli(0.3);
+    const PhraseTermPositions a{swapped ? offset : 0, 0, lists[0]};
+    const PhraseTermPositions b{swapped ? 0 : offset, 1, lists[1]};
+    const uint32_t slop = rng.Bernoulli(0.5) ? static_cast<uint32_t>(rng.Range(1, 6)) : 1u << 20;
+    const float freq = SloppyPairFreq(a, b, slop);
+    const size_t fewer = std::min(lists[0].size(), lists[1].size());
+    const float bound = static_cast<float>(2 * fewer);
+    ASSERT_LE(freq, bound) << "trial " << trial << ": " << lists[0].size() << " and "
+                           << lists[1].size() << " positions, slop " << slop;
+    tighter += 2 * fewer < lists[0].size() + lists[1].size() - 1;
+    largest_ratio = std::max(largest_ratio, freq / bound);
+  }
+  std::printf("[   INFO   ] %llu of 40000 trials below the sum bound; largest freq / bound %g\n",
+              static_cast<unsigned long long>(tighter), largest_ratio);
+  EXPECT_GT(tighter, 10000u);
+  EXPECT_GT(largest_ratio, 0.5f);
+  // "b a b"~4: a window of length 1 on each side of the "a".
+  const std::vector<int32_t> one_a = {1}, two_b = {0, 2};
+  EXPECT_EQ(SloppyPairFreq({0, 0, one_a}, {0, 1, two_b}, 4), 1.0f);
 }
 
 TEST(PhraseCountTest, CountsEveryOccurrenceAndOverlaps) {
