@@ -348,8 +348,9 @@ class PhraseScorer final : public DocScorer {
 
   // True iff doc_, on which every term's cursor stands, cannot score above
   // min_competitive_: the bound G of the top of the file from the terms'
-  // own freqs in doc_ (exact: their least; sloppy: their sum - terms + 1)
-  // at its norm, before any position is read (Lucene 8.8's PhraseScorer
+  // own freqs in doc_ (exact: their least; sloppy: their sum - terms + 1,
+  // or for two different terms the smaller of that and twice the least) at
+  // its norm, before any position is read (Lucene 8.8's PhraseScorer
   // makes the same check from its matcher's maxFreq). REQUIRES: bounded_.
   //
   // Asked once per common doc, so answered from need_ (below) without a
@@ -379,8 +380,9 @@ class PhraseScorer final : public DocScorer {
   // bisection: about 2 log2(answer) scores, once per norm met between two
   // changes of the minimum.
   void FillNeed(uint8_t norm) {
+    // Not "<=": DocCannotCompete's very test, even for a NaN minimum.
     auto competes = [&](uint64_t g) {
-      return sim_.scorer.Score(FloatAtLeast(g), norm) > min_competitive_;
+      return !(sim_.scorer.Score(FloatAtLeast(g), norm) <= min_competitive_);
     };
     need_at_[norm] = need_epoch_;
     if (competes(0)) {
