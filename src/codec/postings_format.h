@@ -389,6 +389,10 @@ class PostingsCursor {
     return AdvanceFilteredSlow(target, filter);
   }
   uint32_t doc() const { return doc_; }
+  // True once NextDoc or Advance was called (since construction or Reset):
+  // from then on doc() is a doc the cursor is on, or kNoMoreDocs at the end
+  // or after an error.
+  bool started() const { return started_; }
   // 1 when the field does not index freqs.
   uint32_t freq() const { return freq_; }
 

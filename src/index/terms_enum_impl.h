@@ -58,8 +58,17 @@ class PostingsEnumImpl final : public PostingsEnum {
   const absl::Status& status() const override;
 
   // The codec cursor underneath, for its impacts (AdvanceShallow, impacts,
-  // TermImpacts): the searcher's block-max pruning. Not for moving it.
+  // TermImpacts): the searcher's block-max pruning; and for a conjunction
+  // that moves it itself (a boolean query's required terms), which then calls
+  // SyncToCursor before any other call on this enum.
   PostingsCursor& cursor() { return cursor_; }
+  // After cursor() was moved directly: this enum's doc becomes the cursor's,
+  // or the next live one if that one is deleted (as Advance would land);
+  // unchanged if the cursor was never moved. Returns doc().
+  uint32_t SyncToCursor() {
+    if (!cursor_.started()) return doc_;
+    return Landed(cursor_.doc() != kNoMoreDocs);
+  }
   // Advance(target) through PostingsCursor::AdvanceFiltered: full blocks
   // `filter` judges kSkip are passed over (a pruning term scorer's skips).
   uint32_t AdvanceFiltered(uint32_t target, PostingsCursor::BlockFilter& filter) {

@@ -34,6 +34,10 @@
 #include "invert/postings_enum.h"
 #include "invert/search.h"
 
+namespace invert {
+class PostingsCursor;  // codec/postings_format.h
+}  // namespace invert
+
 namespace invert::search_internal {
 
 inline constexpr uint32_t kNoMoreDocs = PostingsEnum::kNoMoreDocs;
@@ -80,6 +84,18 @@ class DocScorer {
   virtual uint32_t AdvanceAbove(uint32_t target, uint32_t /*upto*/, float /*floor*/) {
     return Advance(target);
   }
+
+  // ---- Direct conjunctions (BooleanScorer::RequiredAtOrAfter)
+
+  // The postings cursor whose live docs are exactly this scorer's matches,
+  // for a conjunction that moves it itself (no virtual call per move), or
+  // null: a term's scorer over invert's own postings, until it prunes. A
+  // caller that moves the cursor calls SyncToCursor() before any other call
+  // on this scorer, and never SetMinCompetitiveScore while it moves it.
+  virtual PostingsCursor* DirectCursor() { return nullptr; }
+  // This scorer's doc becomes its cursor's (or the next live one); nothing
+  // if the cursor was never moved.
+  virtual void SyncToCursor() {}
 
   // True iff the cursor was moved and has no more matches.
   bool exhausted() const { return started_ && doc_ == kNoMoreDocs; }

@@ -107,6 +107,14 @@ class TermScorer final : public DocScorer, private PostingsCursor::BlockFilter {
     min_competitive_ = score;
     pruning_ = cursor_ != nullptr;
   }
+  PostingsCursor* DirectCursor() override {
+    return impl_ != nullptr && !pruning_ ? &impl_->cursor() : nullptr;
+  }
+  void SyncToCursor() override {
+    if (impl_ == nullptr || !impl_->cursor().started()) return;
+    started_ = true;
+    doc_ = impl_->SyncToCursor();
+  }
   // The docs of the range scored in this loop, through the final postings
   // class (a virtual call and the caller's loop per passed-over doc cost
   // several times the score); the score of the doc returned is kept for
