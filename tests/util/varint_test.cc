@@ -1,5 +1,6 @@
 // Tests of the VInt encoding: edge values round-trip with the expected sizes;
-// truncated and over-long encodings are rejected.
+// truncated and over-long encodings are rejected; both decoders agree with a
+// plain reference decoder on random bytes.
 #include "util/varint.h"
 
 #include <vector>
@@ -79,6 +80,71 @@ TEST(VarintTest, RandomValuesRoundTrip) {
     ASSERT_EQ(back, v);
   }
   EXPECT_EQ(p, buf.data() + buf.size());
+}
+
+// The decoders against a plain one written from the encoding's definition
+// (byte i holds bits 7i..7i+6; the last byte a type allows carries only the
+// bits left), on random byte strings of random lengths: mostly
+// continuation bytes, so every length, truncation and over-long case comes
+// up, at the end of the input and away from it.
+bool ReferenceDecode(const uint8_t* p, const uint8_t* end, size_t max_bytes, uint8_t last_max,
+                     uint64_t* value, size_t* used) {
+  uint64_t result = 0;
+  for (size_t i = 0; i < max_bytes; ++i) {
+    if (p + i == end) return false;
+    const uint8_t byte = p[i];
+    if (i + 1 == max_bytes && byte > last_max) return false;
+    result |= static_cast<uint64_t>(byte & 0x7f) << (7 * i);
+    if ((byte & 0x80) == 0) {
+      *value = result;
+      *used = i + 1;
+      return true;
+    }
+  }
+  return false;
+}
+
+TEST(VarintTest, DecodersMatchAReferenceOnRandomBytes) {
+  Random rng(testing::TestSeed(21));
+  int accepted = 0;
+  int rejected = 0;
+  for (int round = 0; round < 200000; ++round) {
+    std::vector<uint8_t> buf(rng.Uniform(16));
+    for (uint8_t& b : buf) {
+      const uint32_t kind = rng.Uniform(8);
+      b = static_cast<uint8_t>(kind < 5   ? 0x80 | rng.Uniform(128)
+                               : kind < 7 ? rng.Uniform(128)
+                                          : rng.Uniform(256));
+    }
+    const uint8_t* begin = buf.data();
+    const uint8_t* end = begin + buf.size();
+    uint64_t want = 0;
+    size_t used = 0;
+
+    const uint8_t* p = begin;
+    uint64_t got64 = 0;
+    const bool ok64 = DecodeVInt64(&p, end, &got64);
+    ASSERT_EQ(ok64, ReferenceDecode(begin, end, kMaxVInt64Bytes, 0x01, &want, &used))
+        << "round " << round;
+    if (ok64) {
+      ASSERT_EQ(got64, want) << "round " << round;
+      ASSERT_EQ(p, begin + used) << "round " << round;
+    }
+
+    p = begin;
+    uint32_t got32 = 0;
+    const bool ok32 = DecodeVInt32(&p, end, &got32);
+    ASSERT_EQ(ok32, ReferenceDecode(begin, end, kMaxVInt32Bytes, 0x0f, &want, &used))
+        << "round " << round;
+    if (ok32) {
+      ASSERT_EQ(got32, want) << "round " << round;
+      ASSERT_EQ(p, begin + used) << "round " << round;
+    }
+    (ok32 ? accepted : rejected) += 1;
+  }
+  // Both outcomes came up often (else the strings tested little).
+  EXPECT_GT(accepted, 20000);
+  EXPECT_GT(rejected, 20000);
 }
 
 }  // namespace
