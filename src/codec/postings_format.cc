@@ -696,62 +696,12 @@ bool PostingsCursor::LoadDocBlock(bool at_level0) {
         return Fail("truncated level-1 skip header or group");
       }
     }
-    buffered_header_ = doc_ptr_;
-    uint32_t last_delta = 0, bytes = 0, freq_sum = 0, pos_fp_delta = 0;
-    if (!ReadSkipHeader(&last_delta, &bytes, &freq_sum, &pos_fp_delta)) return false;
-    const uint8_t* block_end = doc_ptr_ + bytes;
-    if (!DecodeForBlock(&doc_ptr_, block_end, docs_)) return Fail("bad doc block");
-    if (has_freqs_) {
-      if (!DecodeForBlock(&doc_ptr_, block_end, freqs_)) return Fail("bad freq block");
-    } else {
-      freqs_.fill(1);
+    const uint8_t* header = doc_ptr_;
+    SkipHeader h;
+    if (!ParseSkipHeader(&doc_ptr_, doc_end_, has_positions_, has_impacts_, &h)) {
+      return Fail("truncated skip header or block");
     }
-    if (doc_ptr_ != block_end) return Fail("doc block length mismatch");
-    // The block's checks: every delta >= 1 except the term's first, which
-    // may be 0; every freq >= 1; the deltas' sum is the header's last doc;
-    // the freqs' sum is the header's (with positions). The common case in
-    // one pass of 32-bit lanes the compiler vectorizes: the OR of every
-    // value minus 1 is below 2^24 iff every value is in [1, 2^24] (a 0
-    // wraps to all ones). Then the freqs' 32-bit sum is exact (128 * 2^24
-    // = 2^31) and so is the prefix sum, whose last doc is the deltas' sum:
-    // it cannot wrap onto the header's value, which is below 2^32, without
-    // the sum reaching 2^32. Any other block (the term's first doc is 0, a
-    // gap or freq above 2^24, a corrupt block) takes the exact checks in 64
-    // bits before the prefix sum.
-    // (postings_internal::CheckDocBlock: AVX2 where the CPU has it.)
-    const postings_internal::DocBlockChecks checks =
-        postings_internal::CheckDocBlock(docs_.data(), freqs_.data());
-    static_assert(kForBlockSize <= 128, "128 values of at most 2^24 sum to at most 2^31");
-    uint64_t sum = checks.freq_sum;
-    const uint64_t doc = uint64_t{block_base_} + last_delta;
-    if (checks.minus_one_bits >= (uint32_t{1} << 24)) {
-      uint32_t zero_deltas = 0;
-      uint32_t zero_freqs = 0;
-      uint64_t delta_sum = 0;
-      sum = 0;
-      for (size_t i = 0; i < kForBlockSize; ++i) {
-        zero_deltas += docs_[i] == 0 ? 1 : 0;
-        zero_freqs += freqs_[i] == 0 ? 1 : 0;
-        delta_sum += docs_[i];
-        sum += freqs_[i];
-      }
-      const uint32_t allowed_zero = !started_ && docs_[0] == 0 ? 1 : 0;
-      if (zero_deltas > allowed_zero) return Fail("doc ids not increasing");
-      if (zero_freqs > 0) return Fail("zero frequency");
-      if (delta_sum != last_delta) return Fail("skip header disagrees with its block");
-    }
-    if (has_positions_ && sum != freq_sum) return Fail("skip header freq sum disagrees");
-    if (doc > UINT32_MAX - 1) return Fail("skip header disagrees with its block");
-    // After the exact checks every partial sum is <= doc, so the 32-bit
-    // prefix sum cannot wrap; after the fast one it can only for a corrupt
-    // block, whose last doc then differs from the header's.
-    postings_internal::PrefixSumDocBlock(block_base_, docs_.data());
-    if (docs_[kForBlockSize - 1] != doc) return Fail("skip header disagrees with its block");
-    skip_pos_fp_ += pos_fp_delta;
-    block_base_ = static_cast<uint32_t>(doc);
-    buf_n_ = kForBlockSize;
-    docs_left_ -= kForBlockSize;
-    block_freq_total_ = sum;
+    return DecodeFullBlock(header, h.last_delta, h.bytes, h.freq_sum, h.pos_fp_delta);
   } else {
     buffered_header_ = nullptr;
     uint64_t doc = block_base_;
@@ -776,6 +726,74 @@ bool PostingsCursor::LoadDocBlock(bool at_level0) {
     docs_left_ = 0;
     for (size_t i = 0; i < buf_n_; ++i) block_freq_total_ += freqs_[i];
   }
+  return BlockLoaded();
+}
+
+// Decodes the full block whose skip header starts at `header` and was
+// parsed (its fields are the arguments; doc_ptr_ is past it), checks it against the header and
+// buffers it (LoadDocBlock's full blocks, and Advance's walk, which has
+// just parsed the header of the block it stops at: not parsed twice).
+bool PostingsCursor::DecodeFullBlock(const uint8_t* header, uint32_t last_delta, uint32_t bytes,
+                                     uint64_t freq_sum, uint64_t pos_fp_delta) {
+  buffered_header_ = header;
+  const uint8_t* block_end = doc_ptr_ + bytes;
+  if (!DecodeForBlock(&doc_ptr_, block_end, docs_)) return Fail("bad doc block");
+  if (has_freqs_) {
+    if (!DecodeForBlock(&doc_ptr_, block_end, freqs_)) return Fail("bad freq block");
+  } else {
+    freqs_.fill(1);
+  }
+  if (doc_ptr_ != block_end) return Fail("doc block length mismatch");
+  // The block's checks: every delta >= 1 except the term's first, which
+  // may be 0; every freq >= 1; the deltas' sum is the header's last doc;
+  // the freqs' sum is the header's (with positions). The common case in
+  // one pass of 32-bit lanes the compiler vectorizes: the OR of every
+  // value minus 1 is below 2^24 iff every value is in [1, 2^24] (a 0
+  // wraps to all ones). Then the freqs' 32-bit sum is exact (128 * 2^24
+  // = 2^31) and so is the prefix sum, whose last doc is the deltas' sum:
+  // it cannot wrap onto the header's value, which is below 2^32, without
+  // the sum reaching 2^32. Any other block (the term's first doc is 0, a
+  // gap or freq above 2^24, a corrupt block) takes the exact checks in 64
+  // bits before the prefix sum.
+  // (postings_internal::CheckDocBlock: AVX2 where the CPU has it.)
+  const postings_internal::DocBlockChecks checks =
+      postings_internal::CheckDocBlock(docs_.data(), freqs_.data());
+  static_assert(kForBlockSize <= 128, "128 values of at most 2^24 sum to at most 2^31");
+  uint64_t sum = checks.freq_sum;
+  const uint64_t doc = uint64_t{block_base_} + last_delta;
+  if (checks.minus_one_bits >= (uint32_t{1} << 24)) {
+    uint32_t zero_deltas = 0;
+    uint32_t zero_freqs = 0;
+    uint64_t delta_sum = 0;
+    sum = 0;
+    for (size_t i = 0; i < kForBlockSize; ++i) {
+      zero_deltas += docs_[i] == 0 ? 1 : 0;
+      zero_freqs += freqs_[i] == 0 ? 1 : 0;
+      delta_sum += docs_[i];
+      sum += freqs_[i];
+    }
+    const uint32_t allowed_zero = !started_ && docs_[0] == 0 ? 1 : 0;
+    if (zero_deltas > allowed_zero) return Fail("doc ids not increasing");
+    if (zero_freqs > 0) return Fail("zero frequency");
+    if (delta_sum != last_delta) return Fail("skip header disagrees with its block");
+  }
+  if (has_positions_ && sum != freq_sum) return Fail("skip header freq sum disagrees");
+  if (doc > UINT32_MAX - 1) return Fail("skip header disagrees with its block");
+  // After the exact checks every partial sum is <= doc, so the 32-bit
+  // prefix sum cannot wrap; after the fast one it can only for a corrupt
+  // block, whose last doc then differs from the header's.
+  postings_internal::PrefixSumDocBlock(block_base_, docs_.data());
+  if (docs_[kForBlockSize - 1] != doc) return Fail("skip header disagrees with its block");
+  skip_pos_fp_ += pos_fp_delta;
+  block_base_ = static_cast<uint32_t>(doc);
+  buf_n_ = kForBlockSize;
+  docs_left_ -= kForBlockSize;
+  block_freq_total_ = sum;
+  return BlockLoaded();
+}
+
+// The positions bookkeeping of a newly buffered block.
+bool PostingsCursor::BlockLoaded() {
   doc_pos_start_ = pos_base_;
   pos_sync_i_ = 0;
   pos_syncs_ = 0;
@@ -848,6 +866,7 @@ bool PostingsCursor::AdvanceFilteredSlow(uint32_t target, BlockFilter* filter) {
     }
     // Whole groups and blocks whose last doc is below the target, or that
     // the filter rejects: skip by their headers.
+    bool loaded = false;  // the walk decoded the block it stopped at
     while (docs_left_ >= kForBlockSize && stats_.doc_freq > 1) {
       if (GroupNext(docs_left_)) {
         SkipHeader g;
@@ -912,7 +931,17 @@ bool PostingsCursor::AdvanceFilteredSlow(uint32_t target, BlockFilter* filter) {
           return Fail("bad impacts in a skip header");
         }
         if (verdict == BlockFilter::Verdict::kDecode) {
-          doc_ptr_ = header;  // decode this one (a group's level-1 header is behind)
+          // Decode this one (a group's level-1 header is behind), from the
+          // header just parsed. As LoadDocBlock: the positions of the
+          // block passed last go to pos_base_ first.
+          pos_base_ += block_freq_total_;
+          block_freq_total_ = 0;
+          buf_i_ = 0;
+          if (!DecodeFullBlock(header, h.last_delta, h.bytes, h.freq_sum, h.pos_fp_delta)) {
+            doc_ = kNoMoreDocs;
+            return false;
+          }
+          loaded = true;
           break;
         }
       }
@@ -941,9 +970,10 @@ bool PostingsCursor::AdvanceFilteredSlow(uint32_t target, BlockFilter* filter) {
         SkipPrefetch(walk_start, walked);
       }
     }
-    // At a block's own header (a group's level-1 header was read by the
-    // walk), or at the tail.
-    if (!LoadDocBlock(/*at_level0=*/true)) {
+    // Unless the walk decoded the block it stopped at: at a block's own
+    // header (a group's level-1 header was read by the walk), or at the
+    // tail.
+    if (!loaded && !LoadDocBlock(/*at_level0=*/true)) {
       doc_ = kNoMoreDocs;
       return false;
     }

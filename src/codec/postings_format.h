@@ -535,6 +535,12 @@ class PostingsCursor {
   // Loads the next block; `at_level0`: doc_ptr_ is at a block's own header
   // even where a group starts (its level-1 header was read already).
   bool LoadDocBlock(bool at_level0 = false);
+  // A full block whose skip header (at `header`, fields as parsed) was just
+  // read, doc_ptr_ past it: decoded, checked and buffered.
+  bool DecodeFullBlock(const uint8_t* header, uint32_t last_delta, uint32_t bytes,
+                       uint64_t freq_sum, uint64_t pos_fp_delta);
+  // The positions bookkeeping of a newly buffered block; true.
+  bool BlockLoaded();
   bool ReadSkipHeader(uint32_t* last_delta, uint32_t* bytes, uint32_t* freq_sum,
                       uint32_t* pos_fp_delta);
   // Reads the impacts of the full block whose skip header starts at
