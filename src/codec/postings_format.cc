@@ -508,19 +508,6 @@ inline bool TailMaxFreq(const uint8_t* p, const uint8_t* end, uint64_t docs, uin
 
 }  // namespace
 
-bool PostingsCursor::ReadSkipHeader(uint32_t* last_delta, uint32_t* bytes, uint32_t* freq_sum,
-                                    uint32_t* pos_fp_delta) {
-  SkipHeader h;
-  if (!ParseSkipHeader(&doc_ptr_, doc_end_, has_positions_, has_impacts_, &h)) {
-    return Fail("truncated skip header or block");
-  }
-  *last_delta = h.last_delta;
-  *bytes = h.bytes;
-  *freq_sum = static_cast<uint32_t>(h.freq_sum);
-  *pos_fp_delta = static_cast<uint32_t>(h.pos_fp_delta);
-  return true;
-}
-
 bool PostingsCursor::ReadBlockImpacts(const uint8_t* header) {
   SkipHeader h;
   if (!ParseSkipHeader(&header, doc_end_, has_positions_, has_impacts_, &h) ||
@@ -678,9 +665,7 @@ bool PostingsCursor::TailImpact(Impact* out) {
 // Loads the next doc block (or the tail, or the singleton) into the buffer,
 // stepping over a level-1 header first where a group starts.
 bool PostingsCursor::LoadDocBlock(bool at_level0) {
-  pos_base_ += block_freq_total_;
-  block_freq_total_ = 0;
-  buf_i_ = 0;
+  LeaveBufferedBlock();
   if (docs_left_ == 0) return false;
   if (stats_.doc_freq == 1) {
     docs_[0] = *stats_.singleton_doc;
@@ -730,9 +715,10 @@ bool PostingsCursor::LoadDocBlock(bool at_level0) {
 }
 
 // Decodes the full block whose skip header starts at `header` and was
-// parsed (its fields are the arguments; doc_ptr_ is past it), checks it against the header and
-// buffers it (LoadDocBlock's full blocks, and Advance's walk, which has
-// just parsed the header of the block it stops at: not parsed twice).
+// parsed (its fields are the arguments; doc_ptr_ is past it), checks it
+// against the header and buffers it: LoadDocBlock's full blocks, and
+// Advance's walk, which has just parsed the header of the block it stops
+// at (so it is not parsed twice).
 bool PostingsCursor::DecodeFullBlock(const uint8_t* header, uint32_t last_delta, uint32_t bytes,
                                      uint64_t freq_sum, uint64_t pos_fp_delta) {
   buffered_header_ = header;
@@ -932,11 +918,8 @@ bool PostingsCursor::AdvanceFilteredSlow(uint32_t target, BlockFilter* filter) {
         }
         if (verdict == BlockFilter::Verdict::kDecode) {
           // Decode this one (a group's level-1 header is behind), from the
-          // header just parsed. As LoadDocBlock: the positions of the
-          // block passed last go to pos_base_ first.
-          pos_base_ += block_freq_total_;
-          block_freq_total_ = 0;
-          buf_i_ = 0;
+          // header just parsed, as LoadDocBlock would.
+          LeaveBufferedBlock();
           if (!DecodeFullBlock(header, h.last_delta, h.bytes, h.freq_sum, h.pos_fp_delta)) {
             doc_ = kNoMoreDocs;
             return false;

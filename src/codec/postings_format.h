@@ -541,8 +541,13 @@ class PostingsCursor {
                        uint64_t freq_sum, uint64_t pos_fp_delta);
   // The positions bookkeeping of a newly buffered block; true.
   bool BlockLoaded();
-  bool ReadSkipHeader(uint32_t* last_delta, uint32_t* bytes, uint32_t* freq_sum,
-                      uint32_t* pos_fp_delta);
+  // Before the next block is buffered: the buffered block's positions are
+  // counted into pos_base_ (the index of the next block's first position).
+  void LeaveBufferedBlock() {
+    pos_base_ += block_freq_total_;
+    block_freq_total_ = 0;
+    buf_i_ = 0;
+  }
   // Reads the impacts of the full block whose skip header starts at
   // `header` into impacts_.
   bool ReadBlockImpacts(const uint8_t* header);
