@@ -73,15 +73,29 @@ void PostingsWriter::StartTerm() {
   doc_n_ = 0;
   pos_n_ = 0;
   payload_bytes_.clear();
-  // FinishTerm wrote the blocks the last term held, so the group is empty
-  // (unless a term with documents was abandoned, which is not allowed:
-  // they are dropped); it starts at doc 0 and at the term's .pos offset.
+  // FinishTerm wrote the blocks the last term held, so none are held and
+  // the skip runs are empty (an abandoned term's blocks are dropped here);
+  // they start at doc 0 and at the term's .pos offset.
   if (group_n_ != 0) {
+    for (size_t i = 0; i < group_n_; i += kSkipGroupBlocks) run_headers_[i / kSkipGroupBlocks].clear();
+    group_headers_.clear();
+    group_data_.clear();
     group_n_ = 0;
-    FlushGroupBlocks();
+    for (int level = 1; level <= kMaxSkipLevels; ++level) RestartRun(level);
   }
-  group_base_doc_ = 0;
-  group_pos_fp_ = stats_.pos_offset;
+  for (int level = 1; level <= kMaxSkipLevels; ++level) {
+    runs_[level].base_doc = 0;
+    runs_[level].pos_fp = stats_.pos_offset;
+  }
+}
+
+void PostingsWriter::RestartRun(int level) {
+  SkipRun& run = runs_[level];
+  run.base_doc = last_doc_;
+  run.bytes = 0;
+  run.freq_sum = 0;
+  run.pos_fp = last_skip_pos_fp_;
+  if (!run.impacts.empty()) run.impacts.Take(&frontier_);
 }
 
 namespace {
@@ -95,16 +109,18 @@ void AppendVInt(uint64_t value, std::string* out) {
 
 void PostingsWriter::EmitDocBlock() {
   // Deltas in docs_ are from the previous doc; the first of the block is
-  // from the previous block's last doc, as the format wants. The block goes
-  // to the group being held (EmitGroup, FlushGroupBlocks write it).
+  // from the previous block's last doc, as the format wants. The block is
+  // held (FlushGroupBlocks writes it) until the runs it is in are settled.
+  const size_t header_start = group_headers_.size();
   const size_t data_start = group_data_.size();
+  SkipRun& group = runs_[1];
   EncodeForBlock(docs_, &group_data_);
   uint64_t freq_sum = 0;
   if (has_freqs_) {
     EncodeForBlock(freqs_, &group_data_);
     for (size_t i = 0; i < kForBlockSize; ++i) block_impacts_.Add(freqs_[i], norms_[i]);
     block_impacts_.Take(&frontier_);
-    group_impacts_.Add(frontier_);
+    group.impacts.Add(frontier_);
     impact_bytes_.clear();
     EncodeImpacts(frontier_, &impact_bytes_);
   }
@@ -119,7 +135,7 @@ void PostingsWriter::EmitDocBlock() {
     const uint64_t fp = pos_out_->file_pointer();
     AppendVInt(fp - last_skip_pos_fp_, &h);
     last_skip_pos_fp_ = fp;
-    group_freq_sum_ += freq_sum;
+    group.freq_sum += freq_sum;
   }
   if (has_freqs_) {
     AppendVInt(impact_bytes_.size(), &h);
@@ -127,27 +143,39 @@ void PostingsWriter::EmitDocBlock() {
   }
   header_end_[group_n_] = static_cast<uint32_t>(h.size());
   data_end_[group_n_] = static_cast<uint32_t>(group_data_.size());
+  group.bytes += (h.size() - header_start) + (group_data_.size() - data_start);
   block_base_doc_ = last_doc_;
   doc_n_ = 0;
-  if (++group_n_ == kSkipGroupBlocks) EmitGroup();
-}
-
-void PostingsWriter::EmitGroup() {
-  IndexOutput& o = *doc_out_;
-  o.WriteVInt32(last_doc_ - group_base_doc_);
-  o.WriteVInt32(static_cast<uint32_t>(group_headers_.size() + group_data_.size()));
-  if (has_positions_) {
-    o.WriteVInt64(group_freq_sum_);
-    o.WriteVInt64(last_skip_pos_fp_ - group_pos_fp_);
+  ++group_n_;
+  // The runs this block completes, level 1 up: each one's header goes
+  // before the lower ones' at its first block, and into its parent run.
+  for (int level = 1; level <= kMaxSkipLevels && group_n_ % SkipRunBlocks(level) == 0; ++level) {
+    SkipRun& run = runs_[level];
+    std::string& header = scratch_;
+    header.clear();
+    AppendVInt(last_doc_ - run.base_doc, &header);
+    AppendVInt(run.bytes, &header);
+    if (has_positions_) {
+      AppendVInt(run.freq_sum, &header);
+      AppendVInt(last_skip_pos_fp_ - run.pos_fp, &header);
+    }
+    if (has_freqs_) {
+      run.impacts.Take(&frontier_);
+      impact_bytes_.clear();
+      EncodeImpacts(frontier_, &impact_bytes_);
+      AppendVInt(impact_bytes_.size(), &header);
+      header += impact_bytes_;
+    }
+    run_headers_[(group_n_ - SkipRunBlocks(level)) / kSkipGroupBlocks].insert(0, header);
+    if (level < kMaxSkipLevels) {
+      SkipRun& parent = runs_[level + 1];
+      parent.bytes += run.bytes + header.size();
+      parent.freq_sum += run.freq_sum;
+      if (has_freqs_) parent.impacts.Add(frontier_);
+    }
+    RestartRun(level);
   }
-  if (has_freqs_) {
-    group_impacts_.Take(&frontier_);
-    impact_bytes_.clear();
-    EncodeImpacts(frontier_, &impact_bytes_);
-    o.WriteVInt32(static_cast<uint32_t>(impact_bytes_.size()));
-    o.WriteBytes(impact_bytes_.data(), impact_bytes_.size());
-  }
-  FlushGroupBlocks();
+  if (group_n_ == kHeldBlocks) FlushGroupBlocks();
 }
 
 void PostingsWriter::FlushGroupBlocks() {
@@ -155,6 +183,11 @@ void PostingsWriter::FlushGroupBlocks() {
   uint32_t header_at = 0;
   uint32_t data_at = 0;
   for (size_t i = 0; i < group_n_; ++i) {
+    if (i % kSkipGroupBlocks == 0) {
+      std::string& runs = run_headers_[i / kSkipGroupBlocks];
+      o.WriteBytes(runs.data(), runs.size());
+      runs.clear();
+    }
     o.WriteBytes(group_headers_.data() + header_at, header_end_[i] - header_at);
     o.WriteBytes(group_data_.data() + data_at, data_end_[i] - data_at);
     header_at = header_end_[i];
@@ -163,10 +196,7 @@ void PostingsWriter::FlushGroupBlocks() {
   group_headers_.clear();
   group_data_.clear();
   group_n_ = 0;
-  group_base_doc_ = last_doc_;
-  group_freq_sum_ = 0;
-  group_pos_fp_ = last_skip_pos_fp_;
-  if (!group_impacts_.empty()) group_impacts_.Take(&frontier_);
+  for (int level = 1; level <= kMaxSkipLevels; ++level) RestartRun(level);
 }
 
 void PostingsWriter::EmitPosBlock() {
@@ -346,7 +376,7 @@ PostingsCursor::PostingsCursor(std::span<const uint8_t> doc_file, std::span<cons
       has_offsets_(HasOffsets(type.index_options)),
       has_payloads_(type.payloads && HasPositions(type.index_options)),
       has_impacts_(doc_version > kDocVersionNoImpacts && HasFreqs(type.index_options)),
-      has_groups_(doc_version > kDocVersionImpacts),
+      skip_levels_(SkipLevelsOfVersion(doc_version)),
       docs_left_(stats.doc_freq) {
   Reset(stats);
 }
@@ -434,10 +464,9 @@ struct SkipHeader {
   uint32_t impact_bytes = 0;
 };
 
-// The largest freq_sum and pos_fp_delta a level-0 header may hold, and a
-// level-1 header (8 blocks' worth): sums of them never wrap.
+// The largest freq_sum and pos_fp_delta a block's header may hold; a
+// level-L header holds up to 8^L blocks' worth: sums of them never wrap.
 constexpr uint64_t kMaxBlockPosMove = UINT32_MAX;
-constexpr uint64_t kMaxGroupPosMove = kMaxBlockPosMove * kSkipGroupBlocks;
 
 // out[i] = base + in[0] + ... + in[i] for i < n, modulo 2^32 (in == out is
 // fine); returns the last sum (base when n is 0). SSE2 (every x86-64): 4
@@ -482,10 +511,13 @@ inline bool ParseSkipHeader(const uint8_t** p, const uint8_t* end, bool position
   return static_cast<uint64_t>(end - *p) >= h->bytes;
 }
 
-// A group's level-1 header (.doc version 3).
+// A level-`level` skip header (.doc version 3 on): a block's fields, with
+// VLongs up to 8^level blocks' worth.
 inline bool ParseGroupHeader(const uint8_t** p, const uint8_t* end, bool positions, bool impacts,
-                             SkipHeader* h) {
-  return ParseSkipHeader<kMaxGroupPosMove>(p, end, positions, impacts, h);
+                             int level, SkipHeader* h) {
+  return ParseSkipHeader<UINT64_MAX>(p, end, positions, impacts, h) &&
+         h->freq_sum <= kMaxBlockPosMove * SkipRunBlocks(level) &&
+         h->pos_fp_delta <= kMaxBlockPosMove * SkipRunBlocks(level);
 }
 
 // The highest freq among the `docs` VInt-coded docs of a term's tail (fewer
@@ -535,17 +567,18 @@ bool PostingsCursor::TermImpacts(std::vector<Impact>* out) {
   ImpactSet set;
   std::vector<Impact> block;
   while (left >= kForBlockSize) {
-    // A group by its level-1 header, a block outside groups by its own.
-    const bool group = GroupNext(left);
+    // The highest run starting here by its skip header, a block outside
+    // runs by its own.
+    const int level = SkipLevelAt(left);
     SkipHeader h;
-    if (!(group ? ParseGroupHeader(&p, doc_end_, has_positions_, true, &h)
-                : ParseSkipHeader(&p, doc_end_, has_positions_, true, &h)) ||
+    if (!(level > 0 ? ParseGroupHeader(&p, doc_end_, has_positions_, true, level, &h)
+                    : ParseSkipHeader(&p, doc_end_, has_positions_, true, &h)) ||
         !DecodeImpacts(h.impacts, h.impacts + h.impact_bytes, &block)) {
       return Fail("bad impacts in a skip header");
     }
     set.Add(block);
     p += h.bytes;
-    left -= group ? kSkipGroupDocs : kForBlockSize;
+    left -= level > 0 ? kForBlockSize * SkipRunBlocks(level) : kForBlockSize;
   }
   uint32_t tail_max = 0;
   if (!TailMaxFreq(p, doc_end_, left, &tail_max)) return Fail("truncated doc tail");
@@ -583,24 +616,28 @@ uint32_t PostingsCursor::AdvanceShallow(uint32_t target, bool whole_groups) {
     base = shallow_base_;
     left = shallow_left_;
   }
+  int next_level = -1;  // inside a run just entered: its next header's level
   while (left >= kForBlockSize) {
     SkipHeader h;
-    if (GroupNext(left)) {
-      // A group ending before the target is passed by its level-1 header;
-      // else the walk goes on into its blocks' headers (never stopping
-      // between the two levels: one of its blocks holds the target).
-      if (!ParseGroupHeader(&p, doc_end_, has_positions_, true, &h)) {
-        Fail("truncated level-1 skip header or group");
+    const int level = next_level >= 0 ? next_level : SkipLevelAt(left);
+    next_level = -1;
+    if (level > 0) {
+      // A run ending before the target is passed by its skip header; else
+      // the walk goes on into its lower headers (never stopping between
+      // levels: one of its blocks holds the target), except that a group
+      // (level 1) holding it is the range with `whole_groups`.
+      if (!ParseGroupHeader(&p, doc_end_, has_positions_, true, level, &h)) {
+        Fail("truncated skip header of a run of blocks");
         return whole_term();
       }
       const uint64_t last = uint64_t{base} + h.last_delta;
       if (last > UINT32_MAX - 1) {
-        Fail("doc id overflow in level-1 skip header");
+        Fail("doc id overflow in a run's skip header");
         return whole_term();
       }
-      if (last < target || whole_groups) {
+      if (last < target || (whole_groups && level == 1)) {
         p += h.bytes;
-        left -= kSkipGroupDocs;
+        left -= kForBlockSize * SkipRunBlocks(level);
         base = static_cast<uint32_t>(last);
         if (last < target) continue;
         // The whole group, by its level-1 impacts.
@@ -615,6 +652,8 @@ uint32_t PostingsCursor::AdvanceShallow(uint32_t target, bool whole_groups) {
         shallow_valid_ = true;
         return shallow_last_;
       }
+      next_level = level - 1;
+      continue;
     }
     if (!ParseSkipHeader(&p, doc_end_, has_positions_, true, &h)) {
       Fail("truncated skip header or block");
@@ -675,10 +714,10 @@ bool PostingsCursor::LoadDocBlock(bool at_level0) {
     buffered_header_ = nullptr;
     block_freq_total_ = freqs_[0];
   } else if (docs_left_ >= kForBlockSize) {
-    if (!at_level0 && GroupNext(docs_left_)) {
+    for (int level = at_level0 ? 0 : SkipLevelAt(docs_left_); level > 0; --level) {
       SkipHeader g;
-      if (!ParseGroupHeader(&doc_ptr_, doc_end_, has_positions_, has_impacts_, &g)) {
-        return Fail("truncated level-1 skip header or group");
+      if (!ParseGroupHeader(&doc_ptr_, doc_end_, has_positions_, has_impacts_, level, &g)) {
+        return Fail("truncated skip header of a run of blocks");
       }
     }
     const uint8_t* header = doc_ptr_;
@@ -853,52 +892,57 @@ bool PostingsCursor::AdvanceFilteredSlow(uint32_t target, BlockFilter* filter) {
     // Whole groups and blocks whose last doc is below the target, or that
     // the filter rejects: skip by their headers.
     bool loaded = false;  // the walk decoded the block it stopped at
+    int next_level = -1;  // inside a run just entered: its next header's level
     while (docs_left_ >= kForBlockSize && stats_.doc_freq > 1) {
-      if (GroupNext(docs_left_)) {
+      const int level = next_level >= 0 ? next_level : SkipLevelAt(docs_left_);
+      next_level = -1;
+      if (level > 0) {
         SkipHeader g;
-        if (!ParseGroupHeader(&doc_ptr_, doc_end_, has_positions_, has_impacts_, &g)) {
-          return Fail("truncated level-1 skip header or group");
+        if (!ParseGroupHeader(&doc_ptr_, doc_end_, has_positions_, has_impacts_, level, &g)) {
+          return Fail("truncated skip header of a run of blocks");
         }
         const uint64_t last = uint64_t{block_base_} + g.last_delta;
-        if (last > UINT32_MAX - 1) return Fail("doc id overflow in level-1 skip header");
+        if (last > UINT32_MAX - 1) return Fail("doc id overflow in a run's skip header");
         bool pass = last < target;
         if (!pass && filter != nullptr && has_impacts_) {
           const BlockFilter::Verdict verdict = filter->Judge(g.impacts, g.impacts + g.impact_bytes);
           if (verdict == BlockFilter::Verdict::kCorrupt) {
-            return Fail("bad impacts in a level-1 skip header");
+            return Fail("bad impacts in a run's skip header");
           }
           pass = verdict == BlockFilter::Verdict::kSkip;
         }
-        if (pass) {
-          // The 8 blocks at once. The positions bookkeeping ends where
-          // passing them one by one would (pos_base_ + block_freq_total_
-          // is the index of the first position after the last block
-          // passed), with the group's positions all in pos_base_.
-          doc_ptr_ += g.bytes;
-          docs_left_ -= kSkipGroupDocs;
-          block_base_ = static_cast<uint32_t>(last);
-          pos_base_ += block_freq_total_ + g.freq_sum;
-          block_freq_total_ = 0;
-          if (has_positions_) {
-            skip_pos_fp_ += g.pos_fp_delta;
-            if (stats_.pos_offset + skip_pos_fp_ > static_cast<uint64_t>(pos_end_ - pos_begin_)) {
-              return Fail("skip pointer past the end of the positions");
-            }
-            pos_ptr_ = pos_begin_ + stats_.pos_offset + skip_pos_fp_;
-            ptr_block_ = pos_base_ / kForBlockSize;
-            decoded_block_ = -1;
-          }
-          buf_n_ = 0;
-          started_ = true;
-          blocks_skipped_ += kSkipGroupBlocks;
-          walked += kSkipGroupBlocks;
-          if (skip_prefetch_ != nullptr && walked >= kSkipPrefetchAfter &&
-              (skip_recheck_ == nullptr || doc_ptr_ >= skip_recheck_)) {
-            SkipPrefetch(walk_start, walked);
-          }
+        if (!pass) {
+          next_level = level - 1;  // into the run: its lower headers follow
           continue;
         }
-        // Else into the group: its blocks' headers follow.
+        // The run's 8^level blocks at once. The positions bookkeeping ends
+        // where passing them one by one would (pos_base_ +
+        // block_freq_total_ is the index of the first position after the
+        // last block passed), with the run's positions all in pos_base_.
+        const uint32_t blocks = static_cast<uint32_t>(SkipRunBlocks(level));
+        doc_ptr_ += g.bytes;
+        docs_left_ -= kForBlockSize * blocks;
+        block_base_ = static_cast<uint32_t>(last);
+        pos_base_ += block_freq_total_ + g.freq_sum;
+        block_freq_total_ = 0;
+        if (has_positions_) {
+          skip_pos_fp_ += g.pos_fp_delta;
+          if (stats_.pos_offset + skip_pos_fp_ > static_cast<uint64_t>(pos_end_ - pos_begin_)) {
+            return Fail("skip pointer past the end of the positions");
+          }
+          pos_ptr_ = pos_begin_ + stats_.pos_offset + skip_pos_fp_;
+          ptr_block_ = pos_base_ / kForBlockSize;
+          decoded_block_ = -1;
+        }
+        buf_n_ = 0;
+        started_ = true;
+        blocks_skipped_ += blocks;
+        walked += blocks;
+        if (skip_prefetch_ != nullptr && walked >= kSkipPrefetchAfter &&
+            (skip_recheck_ == nullptr || doc_ptr_ >= skip_recheck_)) {
+          SkipPrefetch(walk_start, walked);
+        }
+        continue;
       }
       const uint8_t* header = doc_ptr_;
       SkipHeader h;
@@ -917,7 +961,7 @@ bool PostingsCursor::AdvanceFilteredSlow(uint32_t target, BlockFilter* filter) {
           return Fail("bad impacts in a skip header");
         }
         if (verdict == BlockFilter::Verdict::kDecode) {
-          // Decode this one (a group's level-1 header is behind), from the
+          // Decode this one (the skip headers of runs it starts are behind), from the
           // header just parsed, as LoadDocBlock would.
           LeaveBufferedBlock();
           if (!DecodeFullBlock(header, h.last_delta, h.bytes, h.freq_sum, h.pos_fp_delta)) {
@@ -969,48 +1013,69 @@ bool PostingsCursor::AdvanceFilteredSlow(uint32_t target, BlockFilter* filter) {
   }
 }
 
+int PostingsCursor::SkipLevelAtSlow(uint64_t left) const {
+  const uint64_t before = (stats_.doc_freq - left) / kForBlockSize;
+  const uint64_t blocks = left / kForBlockSize;
+  int level = 1;
+  while (level < skip_levels_ && before % SkipRunBlocks(level + 1) == 0 &&
+         blocks >= SkipRunBlocks(level + 1)) {
+    ++level;
+  }
+  return level;
+}
+
 bool PostingsCursor::ReadSkipGroups(std::vector<SkipGroup>* out) {
   out->clear();
   if (!status_.ok()) return false;
-  if (!has_groups_ || stats_.doc_freq < kSkipGroupDocs) return true;
+  if (skip_levels_ == 0 || stats_.doc_freq < kSkipGroupDocs) return true;
   const uint8_t* p = doc_begin_ + stats_.doc_offset;  // checked by Reset
   uint64_t left = stats_.doc_freq;
   uint32_t base = 0;
+  uint64_t block = 0;  // full blocks read
+  // Per level, the run being read (its index in *out, SIZE_MAX if none)
+  // and where its bytes start (after its header).
+  std::array<size_t, kMaxSkipLevels + 1> open;
+  open.fill(SIZE_MAX);
+  std::array<const uint8_t*, kMaxSkipLevels + 1> body{};
   while (left >= kForBlockSize) {
     SkipHeader h;
-    const bool group = GroupNext(left);
-    SkipGroup* g = nullptr;
-    if (group) {
-      if (!ParseGroupHeader(&p, doc_end_, has_positions_, has_impacts_, &h)) {
-        return Fail("truncated level-1 skip header or group");
+    for (int level = SkipLevelAt(left); level > 0; --level) {
+      if (!ParseGroupHeader(&p, doc_end_, has_positions_, has_impacts_, level, &h)) {
+        return Fail("truncated skip header of a run of blocks");
       }
-      g = &out->emplace_back();
-      g->last_doc =
+      SkipGroup& g = out->emplace_back();
+      g.level = level;
+      g.first_block = block;
+      g.last_doc =
           static_cast<uint32_t>(std::min<uint64_t>(uint64_t{base} + h.last_delta, UINT32_MAX));
-      g->bytes = h.bytes;
-      g->freq_sum = h.freq_sum;
-      g->pos_fp_delta = h.pos_fp_delta;
-      if (has_impacts_ && !DecodeImpacts(h.impacts, h.impacts + h.impact_bytes, &g->impacts)) {
-        return Fail("bad impacts in a level-1 skip header");
+      g.bytes = h.bytes;
+      g.freq_sum = h.freq_sum;
+      g.pos_fp_delta = h.pos_fp_delta;
+      if (has_impacts_ && !DecodeImpacts(h.impacts, h.impacts + h.impact_bytes, &g.impacts)) {
+        return Fail("bad impacts in a run's skip header");
       }
+      open[level] = out->size() - 1;
+      body[level] = p;
     }
-    // The blocks: the group's 8, or one outside groups.
-    const size_t blocks = group ? kSkipGroupBlocks : 1;
-    for (size_t b = 0; b < blocks; ++b) {
-      const uint8_t* header = p;
-      if (!ParseSkipHeader(&p, doc_end_, has_positions_, has_impacts_, &h)) {
-        return Fail("truncated skip header or block");
-      }
-      const uint64_t last = uint64_t{base} + h.last_delta;
-      if (last > UINT32_MAX - 1) return Fail("doc id overflow in skip header");
-      base = static_cast<uint32_t>(last);
-      p += h.bytes;
-      left -= kForBlockSize;
-      if (g != nullptr) {
-        g->blocks_last_doc = base;
-        g->blocks_bytes += static_cast<uint64_t>(p - header);
-        g->blocks_freq_sum += h.freq_sum;
-        g->blocks_pos_fp += h.pos_fp_delta;
+    if (!ParseSkipHeader(&p, doc_end_, has_positions_, has_impacts_, &h)) {
+      return Fail("truncated skip header or block");
+    }
+    const uint64_t last = uint64_t{base} + h.last_delta;
+    if (last > UINT32_MAX - 1) return Fail("doc id overflow in skip header");
+    base = static_cast<uint32_t>(last);
+    p += h.bytes;
+    left -= kForBlockSize;
+    ++block;
+    // The block into every run it is in; a run's last block closes it.
+    for (int level = 1; level <= kMaxSkipLevels; ++level) {
+      if (open[level] == SIZE_MAX) continue;
+      SkipGroup& g = (*out)[open[level]];
+      g.blocks_last_doc = base;
+      g.blocks_freq_sum += h.freq_sum;
+      g.blocks_pos_fp += h.pos_fp_delta;
+      if (block - g.first_block == SkipRunBlocks(level)) {
+        g.blocks_bytes = static_cast<uint64_t>(p - body[level]);
+        open[level] = SIZE_MAX;
       }
     }
   }

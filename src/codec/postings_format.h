@@ -5,13 +5,16 @@
 // _N.doc, per term with doc_freq >= 2 (a term in one document keeps that doc
 // in its dictionary entry and writes nothing here), starting at
 // TermStats::doc_offset:
-//   full blocks of 128 docs; in version 3, each run of 8 of them starting
-//   at block 8g (g = 0, 1, ...) with 8g + 8 <= floor(doc_freq / 128) is a
-//   group, preceded by a level-1 skip header:
-//     VInt(last doc of the group - last doc before it (0 at first)),
-//     VInt(group_bytes: the 8 blocks, headers included),
-//     [VLong(freq_sum), VLong(pos_fp_delta)]  over the group, if positions
-//     [VInt(impact_bytes), impacts]  the group's frontier, if freqs
+//   full blocks of 128 docs, with skip levels above them (version 3: one,
+//   version 4: three): for L = 1, 2, 3, each run of 8^L of them starting at
+//   block b with b mod 8^L = 0 and b + 8^L <= floor(doc_freq / 128) is
+//   preceded by a level-L skip header (higher levels first where several
+//   runs start at one block):
+//     VInt(last doc of the run - last doc before it (0 at first)),
+//     VInt(run bytes: what follows this header to the run's end, the lower
+//          levels' headers and the blocks' own included),
+//     [VLong(freq_sum), VLong(pos_fp_delta)]  over the run, if positions
+//     [VInt(impact_bytes), impacts]  the run's frontier, if freqs
 //   each full block:
 //     skip header: VInt(last_doc - previous block's last_doc (0 at first)),
 //                  VInt(block_bytes),
@@ -26,7 +29,7 @@
 //   the previous header's) to the block holding the first position after
 //   this doc block; freq_sum: the positions in this block. With both a reader
 //   skips a doc block, and its positions, without decoding either; with a
-//   level-1 header, 8 blocks at once.
+//   level-L header, 8^L blocks at once.
 //   impacts: the block's competitive (freq, norm) pairs (codec/impacts.h),
 //   for block-max pruning; version 1 files have none.
 // _N.pos, per term (if positions), starting at TermStats::pos_offset: the
@@ -80,15 +83,25 @@ namespace invert {
 
 // .doc versions. Do not change the values: part of the persistent format.
 // 1: no impacts. 2: every full block of a field with freqs carries its
-// impacts in its skip header. 3 (written now): and every group of 8 full
-// blocks has a level-1 skip header before them. All three are read.
+// impacts in its skip header. 3: and every run of 8 full blocks has a
+// level-1 skip header before it. 4 (written now): and every run of 64 a
+// level-2 header, of 512 a level-3 one. All four are read.
 inline constexpr uint32_t kDocVersionNoImpacts = 1;
 inline constexpr uint32_t kDocVersionImpacts = 2;
-inline constexpr uint32_t kDocFormatVersion = 3;
+inline constexpr uint32_t kDocVersionOneSkipLevel = 3;
+inline constexpr uint32_t kDocFormatVersion = 4;
 
-// Version 3's second skip level: full blocks per group, and their docs.
+// The skip levels above the blocks: a level-L run is 8^L full blocks
+// (kSkipGroupBlocks << 3 (L - 1)); level 1's is a "group" of 8.
 inline constexpr size_t kSkipGroupBlocks = 8;
 inline constexpr uint64_t kSkipGroupDocs = kSkipGroupBlocks * kForBlockSize;
+inline constexpr int kMaxSkipLevels = 3;  // version 4; version 3 has 1
+// Full blocks in a run of level `level` (>= 1).
+constexpr uint64_t SkipRunBlocks(int level) { return uint64_t{1} << (3 * level); }
+// The skip levels a .doc file of `version` has above its blocks.
+constexpr int SkipLevelsOfVersion(uint32_t version) {
+  return version >= kDocFormatVersion ? kMaxSkipLevels : version == kDocVersionOneSkipLevel ? 1 : 0;
+}
 
 struct FieldTermsStats {
   uint32_t field_number = 0;
@@ -229,19 +242,20 @@ class PostingsWriter {
   uint64_t pos_bytes() const { return pos_out_->file_pointer(); }
   // Memory held beyond the fixed-size block buffers: the dictionary not yet
   // drained, its writer's block and index, the buffered payload bytes and
-  // the current group's blocks (at most 8).
+  // the blocks held for the current skip runs (at most 512).
   size_t buffered_bytes() const {
+    size_t run_headers = 0;
+    for (const std::string& h : run_headers_) run_headers += h.capacity();
     return dict_.capacity() + payload_bytes_.capacity() + group_headers_.capacity() +
-           group_data_.capacity() + (dict_writer_ != nullptr ? dict_writer_->buffered_bytes() : 0);
+           group_data_.capacity() + run_headers +
+           (dict_writer_ != nullptr ? dict_writer_->buffered_bytes() : 0);
   }
 
  private:
   PostingsWriter() = default;
   void EmitDocBlock();
-  // Writes the group's level-1 header and its 8 blocks.
-  void EmitGroup();
-  // Writes the blocks held for a group that will not complete (the term
-  // ended first) as they are, without a level-1 header.
+  // Writes the held blocks, each after the skip headers of the runs that
+  // start at it (those that completed), and starts over.
   void FlushGroupBlocks();
   void EmitPosBlock();
   void WriteDocTail();
@@ -282,22 +296,35 @@ class PostingsWriter {
   ImpactSet block_impacts_;
   std::vector<Impact> frontier_;
   std::string impact_bytes_;
-  // The current group (.doc version 3): its full blocks are held until the
-  // 8th completes, then written after their level-1 header; what the term
-  // ends with fewer than 8 of is written without one. Each block's skip
-  // header and FOR data are encoded once, into group_headers_ and
-  // group_data_ (block i ends at header_end_[i] / data_end_[i]), and copied
-  // once, to the file: no cost per posting, one copy per block as without
-  // groups.
+  // The skip runs being built (.doc version 4): a term's full blocks are
+  // held until the top level's run of 512 completes, then written with
+  // every skip header inside it; what the term ends with before that is
+  // written with the headers of the runs that did complete (a run that
+  // does not complete has no header). Each block's skip header and FOR data
+  // are encoded once, into group_headers_ and group_data_ (held block i
+  // ends at header_end_[i] / data_end_[i]), and copied once, to the file:
+  // no cost per posting, one copy per block as without skip levels. A run
+  // of level L completes when its 8th run of level L - 1 does (its 8th
+  // block for level 1): its header is encoded then, from what its lower
+  // runs added up, into run_headers_[first held block / 8], before the
+  // headers of the lower runs starting at the same block.
+  static constexpr size_t kHeldBlocks = SkipRunBlocks(kMaxSkipLevels);
+  struct SkipRun {
+    uint32_t base_doc = 0;  // last doc before the run
+    uint64_t bytes = 0;     // its blocks and lower-level headers so far
+    uint64_t freq_sum = 0;  // positions of its docs so far
+    uint64_t pos_fp = 0;    // last_skip_pos_fp_ before the run
+    ImpactSet impacts;      // the frontiers of its blocks (level 1) or lower runs
+  };
+  // Restarts level `level`'s run after the current block.
+  void RestartRun(int level);
   std::string group_headers_;
   std::string group_data_;
-  std::array<uint32_t, kSkipGroupBlocks> header_end_{};
-  std::array<uint32_t, kSkipGroupBlocks> data_end_{};
-  size_t group_n_ = 0;           // blocks held
-  uint32_t group_base_doc_ = 0;  // last doc before the group
-  uint64_t group_freq_sum_ = 0;  // positions of the held blocks
-  uint64_t group_pos_fp_ = 0;    // last_skip_pos_fp_ before the group
-  ImpactSet group_impacts_;      // the held blocks' frontiers
+  std::array<uint32_t, kHeldBlocks> header_end_{};
+  std::array<uint32_t, kHeldBlocks> data_end_{};
+  std::array<std::string, kHeldBlocks / kSkipGroupBlocks> run_headers_;
+  std::array<SkipRun, kMaxSkipLevels + 1> runs_;  // [L]: level L's (runs_[0] unused)
+  size_t group_n_ = 0;  // blocks held
   // Positions of the current pos block.
   std::array<uint32_t, kForBlockSize> pos_deltas_{};
   std::array<uint32_t, kForBlockSize> payload_lengths_{};
@@ -344,14 +371,14 @@ class PostingsCursor {
   // Skips whole blocks using their headers without decoding them.
   bool Advance(uint32_t target) { return AdvanceFiltered(target, nullptr); }
 
-  // Judges a full block, or a group of 8 of them (.doc version 3), from its
-  // encoded impacts (codec/impacts.h, ForEachImpact) as its skip header is
+  // Judges a full block, or a run of 8^L of them (.doc version 3 on), from
+  // its encoded impacts (codec/impacts.h, ForEachImpact) as its skip header is
   // read: kSkip if no doc of the range can matter to the caller (a pruning
   // scorer: none can be competitive). REQUIRES: a filter that skips a
-  // group's frontier skips every frontier it dominates (freq <=, norm >=
-  // pair by pair: a block's), as a bound that grows with freq and shrinks
-  // with norm does; so passing a group by its level-1 header passes only
-  // blocks the filter would have skipped one by one.
+  // run's frontier skips every frontier it dominates (freq <=, norm >=
+  // pair by pair: a lower run's or a block's), as a bound that grows with
+  // freq and shrinks with norm does; so passing a run by its skip header
+  // passes only blocks the filter would have skipped one by one.
   class BlockFilter {
    public:
     enum class Verdict { kDecode, kSkip, kCorrupt };
@@ -364,9 +391,10 @@ class PostingsCursor {
   // docs >= target and that `filter` judges kSkip are passed over by their
   // headers, undecoded, as if they held no docs: one walk over the headers
   // both bounds and skips (no separate AdvanceShallow walk, no impacts
-  // stored). At a group of 8 blocks none of which is buffered (version 3)
-  // the group is judged first by its level-1 impacts: kSkip passes all 8
-  // blocks at once, else its blocks are judged one by one. The buffered
+  // stored). At a run of 8^L blocks none of which is buffered (version 3
+  // on) the run is judged first by its skip header's impacts: kSkip passes
+  // all its blocks at once, else its lower runs (its blocks) are judged one
+  // by one. The buffered
   // block and the term's tail (which has no impacts) are never judged.
   // kCorrupt fails the cursor. `filter` null: Advance.
   //
@@ -435,8 +463,8 @@ class PostingsCursor {
   bool has_impacts() const { return has_impacts_; }
   // Shallow advance: finds the range of the term's docs that holds the first
   // doc >= `target` (for a full block: that block, found by reading skip
-  // headers only, none decoded; a version-3 group ending before the target
-  // is passed by its level-1 header) and returns its last doc; impacts() then
+  // headers only, none decoded; a run of blocks ending before the target
+  // is passed by its skip header) and returns its last doc; impacts() then
   // bounds every doc of the term in [target, returned doc]: none has a
   // (freq, norm) better than one of its pairs (freq >=, norm <=). Past the
   // full blocks (the < 128 docs of the tail, a term of < 128 docs, or no
@@ -445,26 +473,27 @@ class PostingsCursor {
   // were. REQUIRES: targets never decrease from one call to the next, and
   // target >= doc() once the cursor is on a doc.
   //
-  // `whole_groups` (.doc version 3): where the walk reaches the level-1
+  // `whole_groups` (.doc version 3 on): where the walk reaches the level-1
   // header of a group of 8 blocks that holds the target, the range is the
   // whole group (to its last doc) and impacts() its level-1 pairs: a range
   // 8 times longer with a looser bound, for a caller that pays per range
   // more than it loses per bound (a disjunction's densest clause). Elsewhere
   // (inside a group the walk entered, the buffered block, after the groups)
-  // the same answer as without it.
+  // the same answer as without it. Higher runs holding the target are
+  // entered, never the range.
   uint32_t AdvanceShallow(uint32_t target, bool whole_groups = false);
   // The impacts of the range the last AdvanceShallow returned.
   std::span<const Impact> impacts() const { return impacts_; }
   // The term's impacts over all its docs, for whole-term bounds (MaxScore):
-  // the frontier of its blocks' impacts (the level-1 header of each group of
-  // 8 blocks and the headers of the blocks outside groups read, no block
-  // decoded) and, if the term has a tail, the pair (the tail's highest
+  // the frontier of its blocks' impacts (the skip header of each run of
+  // blocks not inside a higher one and the headers of the blocks outside
+  // runs read, no block decoded) and, if the term has a tail, the pair (the tail's highest
   // freq, norm 0), as the tail has no impacts (its freqs are decoded, <= 127
   // VInts). Exact when doc_freq is a multiple of 128. Without block impacts
   // (or < 128 docs): {TermImpactBound()}. Independent of the iterator and of
-  // AdvanceShallow. Cost: one header per 1,024 docs in version 3 (per 128
-  // in the < 8 blocks after the last group, and in versions 1 and 2). False
-  // on corrupt data.
+  // AdvanceShallow. Cost: one header per 65,536 docs in version 4 (plus up
+  // to 7 per lower level after the last run of each; per 1,024 in version
+  // 3, per 128 in versions 1 and 2). False on corrupt data.
   bool TermImpacts(std::vector<Impact>* out);
   // After AdvanceShallow returned kNoMoreDocs because its walk reached the
   // term's tail (the < 128 docs after its full blocks, not yet loaded by
@@ -482,32 +511,40 @@ class PostingsCursor {
   // Doc blocks passed over by Advance() without being decoded.
   uint64_t blocks_skipped() const { return blocks_skipped_; }
 
-  // ---- The second skip level (.doc version 3), for invert-check and tests
+  // ---- The skip levels above the blocks (.doc version 3 on), for
+  // invert-check and tests
   //
-  // True iff the postings have level-1 headers (version 3 on); a term has
-  // floor(doc_freq / 1024) groups.
-  bool has_skip_groups() const { return has_groups_; }
-  // A group's level-1 header as stored, beside what the level-0 headers of
-  // its 8 blocks add up to.
+  // True iff the postings have skip headers above the blocks' (version 3
+  // on); a term has floor(doc_freq / 1024) groups (level-1 runs) and, in
+  // version 4, floor(doc_freq / 8,192) level-2 and floor(doc_freq / 65,536)
+  // level-3 runs.
+  bool has_skip_groups() const { return skip_levels_ > 0; }
+  // The file's skip levels above the blocks (SkipLevelsOfVersion).
+  int skip_levels() const { return skip_levels_; }
+  // A run's skip header as stored, beside what the headers of its blocks
+  // add up to.
   struct SkipGroup {
+    int level = 1;                 // 8^level blocks
+    uint64_t first_block = 0;      // the term's full blocks before it
     uint32_t last_doc = 0;         // stored: base + last_doc_delta
-    uint64_t bytes = 0;            // stored group_bytes
+    uint64_t bytes = 0;            // stored run bytes
     uint64_t freq_sum = 0;         // stored (positions-indexed fields)
     uint64_t pos_fp_delta = 0;     // stored (positions-indexed fields)
     std::vector<Impact> impacts;   // stored (fields with freqs)
-    uint32_t blocks_last_doc = 0;  // the 8th block's last doc, by its headers
-    uint64_t blocks_bytes = 0;     // the 8 blocks' headers and data
-    uint64_t blocks_freq_sum = 0;  // the sum of their freq_sums
+    uint32_t blocks_last_doc = 0;  // its last block's last doc, by its headers
+    uint64_t blocks_bytes = 0;     // what follows its header to its last block's end
+    uint64_t blocks_freq_sum = 0;  // the sum of its blocks' freq_sums
     uint64_t blocks_pos_fp = 0;    // the sum of their pos_fp_deltas
   };
-  // Reads every group of the term, in order, into *out by walking all its
-  // skip headers from the start (the iterator is not moved). False, with
+  // Reads every run of the term, in file order (a run before the lower
+  // ones starting at its first block), into *out by walking all its skip
+  // headers from the start (the iterator is not moved). False, with
   // status() set, on a header that cannot be parsed.
   bool ReadSkipGroups(std::vector<SkipGroup>* out);
 
   // Skip prefetch: once one Advance() call has passed kSkipPrefetchAfter
-  // blocks by their headers (a group passed by its level-1 header counts
-  // its 8 blocks), it prefetches the .doc bytes ahead of the walk
+  // blocks by their headers (a run passed by its skip header counts its
+  // blocks), it prefetches the .doc bytes ahead of the walk
   // through `doc_input`: up to kSkipPrefetchBytes, no further than the term's
   // remaining blocks (estimated from the bytes per block walked so far), and
   // again each time the walk gets within half a window of the prefetched
@@ -525,15 +562,22 @@ class PostingsCursor {
   bool Fail(const char* what);
   bool NextDocSlow();
   bool AdvanceFilteredSlow(uint32_t target, BlockFilter* filter);
-  // True iff a level-1 header comes next at a header position where `left`
-  // of the term's docs are still to come: the position starts a group of 8
-  // full blocks.
-  bool GroupNext(uint64_t left) const {
-    return has_groups_ && left >= kSkipGroupDocs &&
-           ((stats_.doc_freq - left) & (kSkipGroupDocs - 1)) == 0;
+  // The level of the skip header that comes first at a header position
+  // where `left` of the term's docs are still to come: the highest L (up
+  // to the file's levels) such that a run of 8^L full blocks starts there
+  // (the blocks before it a multiple of 8^L, 8^L full blocks left); 0
+  // where only a block's own header does. Below L, headers of levels L - 1
+  // .. 1 follow before the block's own.
+  int SkipLevelAt(uint64_t left) const {
+    if (skip_levels_ == 0 || left < kSkipGroupDocs ||
+        ((stats_.doc_freq - left) & (kSkipGroupDocs - 1)) != 0) {
+      return 0;
+    }
+    return SkipLevelAtSlow(left);
   }
+  int SkipLevelAtSlow(uint64_t left) const;
   // Loads the next block; `at_level0`: doc_ptr_ is at a block's own header
-  // even where a group starts (its level-1 header was read already).
+  // even where runs start (their skip headers were read already).
   bool LoadDocBlock(bool at_level0 = false);
   // A full block whose skip header (at `header`, fields as parsed) was just
   // read, doc_ptr_ past it: decoded, checked and buffered.
@@ -575,7 +619,7 @@ class PostingsCursor {
   bool has_offsets_;
   bool has_payloads_;
   bool has_impacts_;
-  bool has_groups_;  // level-1 skip headers (version 3)
+  int skip_levels_;  // skip levels above the blocks: 0, 1 (version 3) or 3
   absl::Status status_;
 
   uint64_t docs_left_;  // docs not yet loaded into the buffer

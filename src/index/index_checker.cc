@@ -1,6 +1,7 @@
 // CheckIndex (include/invert/check_index.h): checksums plus every structural
 // invariant, and each segment's live docs against the commit.
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <span>
 
@@ -121,8 +122,8 @@ class Checker {
       std::optional<PostingsCursor> shallow;
       if (impact_blocks > 0) shallow.emplace(seg.Postings(field.number, ts));
       impact_set_.Take(&expected_);  // drops what a broken-off term left
-      // Level-1 skip headers (.doc version 3): each group's, as stored and
-      // as its 8 blocks' headers add up, against its documents.
+      // Skip headers above the blocks (.doc version 3 on): each run's, as
+      // stored and as its blocks' headers add up, against its documents.
       std::vector<PostingsCursor::SkipGroup> groups;
       if (it.has_skip_groups() && ts.doc_freq >= kSkipGroupDocs) {
         PostingsCursor walker = seg.Postings(field.number, ts);
@@ -131,10 +132,15 @@ class Checker {
                                "\": ", walker.status().message()));
         }
       }
-      const uint64_t group_docs = groups.size() * kSkipGroupDocs;
-      group_set_.Take(&expected_);
-      uint32_t group_first = 0;
-      uint64_t group_freq = 0;
+      // Per level, its runs in doc order and the one being checked.
+      uint64_t group_docs = 0;  // docs up to the last run's end
+      for (RunCheck& level : runs_) level = RunCheck{};
+      for (const PostingsCursor::SkipGroup& g : groups) {
+        RunCheck& level = runs_[g.level];
+        level.runs.push_back(&g);
+        group_docs = std::max(group_docs, RunEnd(g));
+      }
+      for (RunCheck& level : runs_) level.set.Take(&expected_);
       uint32_t block_first = 0;
       uint64_t df = 0, ttf = 0;
       int64_t last_doc = -1;
@@ -157,15 +163,20 @@ class Checker {
           }
         }
         if (df < group_docs) {
-          if (df % kSkipGroupDocs == 0) {
-            group_first = it.doc();
-            group_freq = 0;
-          }
-          group_freq += it.freq();
-          if (impacts) group_set_.Add(it.freq(), norm);
-          if (df % kSkipGroupDocs == kSkipGroupDocs - 1) {
-            CheckGroup(where, term, df / kSkipGroupDocs, group_first, it.doc(), group_freq,
-                       positions, impacts, groups[df / kSkipGroupDocs]);
+          for (RunCheck& level : runs_) {
+            if (level.next == level.runs.size()) continue;
+            const PostingsCursor::SkipGroup& g = *level.runs[level.next];
+            if (df < g.first_block * kForBlockSize) continue;
+            if (df == g.first_block * kForBlockSize) {
+              level.first = it.doc();
+              level.freq_sum = 0;
+            }
+            level.freq_sum += it.freq();
+            if (impacts) level.set.Add(it.freq(), norm);
+            if (df + 1 == RunEnd(g)) {
+              CheckGroup(where, term, level, it.doc(), positions, impacts, g);
+              ++level.next;
+            }
           }
         }
         ++df;
@@ -236,13 +247,26 @@ class Checker {
                      shallow.status().ok() ? "" : absl::StrCat(": ", shallow.status().message())));
   }
 
-  // Compares group `group`'s level-1 skip header (docs first..last, whose
-  // freqs sum to `freq_sum` and whose (freq, norm) pairs group_set_ holds)
-  // with its documents and with its blocks' own headers.
-  void CheckGroup(const std::string& where, std::string_view term, uint64_t group, uint32_t first,
-                  uint32_t last, uint64_t freq_sum, bool positions, bool impacts,
-                  const PostingsCursor::SkipGroup& g) {
-    group_set_.Take(&expected_);
+  // A run of blocks being checked against its documents (one per level).
+  struct RunCheck {
+    std::vector<const PostingsCursor::SkipGroup*> runs;  // the level's, in doc order
+    size_t next = 0;                                     // the one being checked
+    uint32_t first = 0;                                  // its first doc
+    uint64_t freq_sum = 0;                               // its docs' freqs so far
+    ImpactSet set;                                       // their (freq, norm) pairs
+  };
+  // The index of the doc after run `g`'s last, among the term's docs.
+  static uint64_t RunEnd(const PostingsCursor::SkipGroup& g) {
+    return (g.first_block + SkipRunBlocks(g.level)) * kForBlockSize;
+  }
+
+  // Compares run `g`'s skip header (its docs `level.first`..`last`, whose
+  // freqs and (freq, norm) pairs `level` collected) with its documents and
+  // with its blocks' own headers.
+  void CheckGroup(const std::string& where, std::string_view term, RunCheck& level, uint32_t last,
+                  bool positions, bool impacts, const PostingsCursor::SkipGroup& g) {
+    level.set.Take(&expected_);
+    const uint64_t freq_sum = level.freq_sum;
     std::string wrong;
     auto add = [&wrong](std::string_view what) {
       absl::StrAppend(&wrong, wrong.empty() ? "" : "; ", Sv(what));
@@ -251,7 +275,7 @@ class Checker {
       add(absl::StrCat("last doc ", g.last_doc, ", its blocks end at ", g.blocks_last_doc));
     }
     if (g.bytes != g.blocks_bytes) {
-      add(absl::StrCat("group_bytes ", g.bytes, ", its blocks take ", g.blocks_bytes));
+      add(absl::StrCat("run bytes ", g.bytes, ", its blocks take ", g.blocks_bytes));
     }
     if (positions && (g.freq_sum != freq_sum || g.blocks_freq_sum != freq_sum)) {
       add(absl::StrCat("freq_sum ", g.freq_sum, ", its blocks say ", g.blocks_freq_sum,
@@ -265,10 +289,12 @@ class Checker {
                        ShowImpacts(expected_)));
     }
     if (wrong.empty()) return;
-    Problem(absl::StrCat(where, " term \"", absl::CEscape(Sv(term)), "\" group ", group,
-                         " (blocks ", group * kSkipGroupBlocks, "..",
-                         group * kSkipGroupBlocks + kSkipGroupBlocks - 1, ", docs ", first, "..",
-                         last, "): level-1 skip header disagrees: ", wrong));
+    const uint64_t blocks = SkipRunBlocks(g.level);
+    Problem(absl::StrCat(where, " term \"", absl::CEscape(Sv(term)), "\" ",
+                         g.level == 1 ? "group" : absl::StrCat("level-", g.level, " run"), " ",
+                         g.first_block / blocks, " (blocks ", g.first_block, "..",
+                         g.first_block + blocks - 1, ", docs ", level.first, "..", last,
+                         "): level-", g.level, " skip header disagrees: ", wrong));
   }
 
   static std::string ShowImpacts(std::span<const Impact> pairs) {
@@ -320,7 +346,7 @@ class Checker {
 
   CheckReport* report_;
   ImpactSet impact_set_;  // the block being checked
-  ImpactSet group_set_;   // the group being checked
+  std::array<RunCheck, kMaxSkipLevels + 1> runs_;  // [L]: level L's runs ([0] unused)
   std::vector<Impact> expected_;
 };
 

@@ -54,14 +54,14 @@ TEST(PostingsFormatTest, FullBlockGoldenBytes) {
   const std::string id_hex = " a0 a1 a2 a3 a4 a5 a6 a7 a8 a9 aa ab ac ad ae af";
   const std::string header = " 01 00 00 00" + id_hex;
   EXPECT_EQ(FileHex(dir.get(), "_0.doc"),
-            "49 4e 56 48 11 49 6e 76 65 72 74 50 6f 73 74 69 6e 67 73 44 6f 63 03 00 00 00" +
+            "49 4e 56 48 11 49 6e 76 65 72 74 50 6f 73 74 69 6e 67 73 44 6f 63 04 00 00 00" +
                 id_hex +
                 " fe 01 33 81 01 21 04 01 02 01 05"
                 " 02 a8 aa aa aa aa aa aa aa aa aa aa aa aa aa aa"
                 " aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa aa"
                 " 81 01 00 00 00 00 02 00 00 00 00 00 00 00 00 00 00 00"
                 " 05 05"
-                " 49 4e 56 46 01 00 00 00 a1 b7 35 a0 83 fb d4 c0");
+                " 49 4e 56 46 01 00 00 00 79 a1 17 5a 48 08 01 47");
   EXPECT_EQ(FileHex(dir.get(), "_0.pos"),
             "49 4e 56 48 11 49 6e 76 65 72 74 50 6f 73 74 69 6e 67 73 50 6f 73" + header +
                 " 02 55 55 55 55 55 55 55 55 5d 55 55 55 55 55 55"

@@ -1,19 +1,23 @@
-// The second skip level of .doc version 3 (docs/format.md, "Doc ids and
-// freqs": a level-1 header before every group of 8 full blocks), tested
-// against a plain model of each term (ModelPosting: doc, freq, norm,
-// positions) with a printed, overridable seed. Terms of 1 to 6,000 docs,
-// exact multiples of 128 and 1,024 and one either side, for docs-only,
-// freqs and positions fields:
+// The skip levels above the blocks of .doc versions 3 and 4
+// (docs/format.md, "Doc ids and freqs": a level-L header before every run of
+// 8^L full blocks, L = 1 in version 3, 1..3 in version 4), tested against a
+// plain model of each term (ModelPosting: doc, freq, norm, positions) with a
+// printed, overridable seed. Terms of 1 to 73,000 docs, exact multiples of
+// 128, 1,024, 8,192 and 65,536 and one either side, for docs-only, freqs and
+// positions fields:
 //   - NextDoc through every doc, positions read on random docs;
 //   - random walks mixing NextDoc, Advance and AdvanceFiltered with a
 //     threshold filter (monotone, as a scorer's bound is): the model is the
 //     level-0 answer, the first doc >= target in the buffered block, a full
-//     block whose bound passes, or the tail; so passing a group by its
-//     level-1 header must never pass a doc that walking its blocks would
-//     return; positions read after every kind of skip;
+//     block whose bound passes, or the tail; so passing a run by its skip
+//     header must never pass a doc that walking its blocks would return;
+//     positions read after every kind of skip;
 //   - AdvanceShallow to random targets, with and without whole-group
-//     ranges, TermImpacts, ReadSkipGroups;
-//   - the writer's abandoned terms leave nothing behind.
+//     ranges, TermImpacts, ReadSkipGroups (every run of every level);
+//   - the writer's abandoned terms leave nothing behind;
+//   - a version-4 term is its version-3 bytes with level-2 and level-3
+//     headers inserted, read the same by a version-3 cursor once they are
+//     cut out, and a long skip reads one header per run passed.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -58,9 +62,32 @@ ModelTerm RandomTerm(Random& rng, size_t n, bool freqs, bool positions) {
   return term;
 }
 
+// The index of the first posting whose doc is >= target (or the size).
+size_t FirstAtLeast(const ModelTerm& postings, uint32_t target) {
+  return static_cast<size_t>(
+      std::lower_bound(postings.begin(), postings.end(), target,
+                       [](const ModelPosting& p, uint32_t t) { return p.doc < t; }) -
+      postings.begin());
+}
+
+// The runs a term of `full_blocks` full blocks has, in file order, with
+// `levels` skip levels: (level, first block) for each run of 8^L blocks
+// starting at a multiple of 8^L that fits, higher levels first.
+std::vector<std::pair<int, uint64_t>> ModelRuns(uint64_t full_blocks, int levels) {
+  std::vector<std::pair<int, uint64_t>> out;
+  for (uint64_t b = 0; b < full_blocks; ++b) {
+    for (int level = levels; level >= 1; --level) {
+      const uint64_t run = SkipRunBlocks(level);
+      if (b % run == 0 && b + run <= full_blocks) out.emplace_back(level, b);
+    }
+  }
+  return out;
+}
+
 std::vector<size_t> DocFreqs(Random& rng) {
-  std::vector<size_t> out = {1,    2,    127,  128,  129,  1023, 1024, 1025, 2047,
-                             2048, 2049, 3071, 3072, 3073, 5120, 5509, 6000, 8 * 128 - 128};
+  std::vector<size_t> out = {1,    2,    127,  128,  129,  1023, 1024,  1025,  2047,  2048,
+                             2049, 3071, 3072, 3073, 5120, 5509, 6000,  896,   8191,  8192,
+                             8193, 9300, 17608, 65535, 65536, 65537, 73000};
   for (int i = 0; i < 4; ++i) out.push_back(rng.Range(2, 6000));
   return out;
 }
@@ -96,6 +123,7 @@ struct Totals {
   uint64_t blocks_skipped = 0;
   uint64_t positions_checked = 0;
   uint64_t group_ranges = 0;  // whole-group AdvanceShallow answers
+  uint64_t high_runs = 0;     // runs of level 2 and 3 read back
 };
 
 class SkipLevelsTest : public ::testing::TestWithParam<IndexOptions> {};
@@ -174,9 +202,11 @@ TEST_P(SkipLevelsTest, CursorAgreesWithModel) {
             // Exactly a doc ahead: the last of its group or block, or the
             // first of its block (the edges a skip must not pass).
             size_t j = static_cast<size_t>(cur + 1) + rng.Uniform(n - static_cast<size_t>(cur + 1));
-            const uint64_t edge = rng.Uniform(3);
-            if (edge == 0)
-              j = std::min(n - 1, j / kSkipGroupDocs * kSkipGroupDocs + kSkipGroupDocs - 1);
+            const uint64_t edge = rng.Uniform(5);
+            if (edge == 0 || edge >= 3) {  // the last doc of its run of level 1, 2 or 3
+              const uint64_t run = kForBlockSize * SkipRunBlocks(edge == 0 ? 1 : int(edge) - 1);
+              j = std::min<size_t>(n - 1, j / run * run + run - 1);
+            }
             if (edge == 1)
               j = std::min(n - 1, j / kForBlockSize * kForBlockSize + kForBlockSize - 1);
             if (edge == 2) j = j / kForBlockSize * kForBlockSize;
@@ -250,8 +280,7 @@ TEST_P(SkipLevelsTest, CursorAgreesWithModel) {
       while (it < n && target <= postings.back().doc) {
         target += static_cast<uint32_t>(rng.Uniform(walk == 0 ? 100 : 3000));
         if (it > 0) target = std::max(target, postings[it - 1].doc + 1);
-        size_t i = 0;
-        while (i < n && postings[i].doc < target) ++i;
+        const size_t i = FirstAtLeast(postings, target);
         const uint32_t got = c.AdvanceShallow(target);
         if (!freqs || i >= full) {
           ASSERT_EQ(got, PostingsCursor::kNoMoreDocs) << "target " << target;
@@ -287,8 +316,7 @@ TEST_P(SkipLevelsTest, CursorAgreesWithModel) {
       while (it < n && target <= postings.back().doc) {
         target += static_cast<uint32_t>(rng.Uniform(walk == 0 ? 300 : 6000));
         if (it > 0) target = std::max(target, postings[it - 1].doc + 1);
-        size_t i = 0;
-        while (i < n && postings[i].doc < target) ++i;
+        const size_t i = FirstAtLeast(postings, target);
         const bool whole_groups = rng.Bernoulli(0.8);
         const uint32_t got = c.AdvanceShallow(target, whole_groups);
         if (!freqs || i >= full) {
@@ -347,17 +375,21 @@ TEST_P(SkipLevelsTest, CursorAgreesWithModel) {
       }
     }
 
-    // The level-1 headers as stored, against the model and their blocks.
+    // The runs' headers as stored, against the model and their blocks.
     {
       PostingsCursor c = fixture.Cursor(t);
       std::vector<PostingsCursor::SkipGroup> groups;
       ASSERT_TRUE(c.ReadSkipGroups(&groups)) << c.status();
-      ASSERT_EQ(groups.size(), n / kSkipGroupDocs);
+      const std::vector<std::pair<int, uint64_t>> runs = ModelRuns(full_blocks, kMaxSkipLevels);
+      ASSERT_EQ(groups.size(), runs.size());
       for (size_t g = 0; g < groups.size(); ++g) {
-        SCOPED_TRACE("group " + std::to_string(g));
-        const size_t begin = g * kSkipGroupDocs;
-        const size_t end = begin + kSkipGroupDocs;
         const PostingsCursor::SkipGroup& s = groups[g];
+        SCOPED_TRACE("run " + std::to_string(g) + ", level " + std::to_string(s.level));
+        ASSERT_EQ(s.level, runs[g].first);
+        ASSERT_EQ(s.first_block, runs[g].second);
+        if (s.level > 1) ++totals.high_runs;
+        const size_t begin = s.first_block * kForBlockSize;
+        const size_t end = begin + SkipRunBlocks(s.level) * kForBlockSize;
         EXPECT_EQ(s.last_doc, postings[end - 1].doc);
         EXPECT_EQ(s.blocks_last_doc, postings[end - 1].doc);
         EXPECT_EQ(s.bytes, s.blocks_bytes);
@@ -378,6 +410,7 @@ TEST_P(SkipLevelsTest, CursorAgreesWithModel) {
     EXPECT_GT(totals.positions_checked, 500u);
   }
   EXPECT_GT(totals.blocks_skipped, 1000u);
+  EXPECT_GT(totals.high_runs, 20u);
   if (freqs) {
     EXPECT_GT(totals.filtered_skips, 200u);
     // Groups judged in one go: fewer frontiers than a level-0 walk judges.
@@ -386,66 +419,139 @@ TEST_P(SkipLevelsTest, CursorAgreesWithModel) {
   }
   std::printf(
       "[ COVERAGE ] blocks skipped %llu, judged %llu (level-0 walk: %llu, rejected %llu), "
-      "whole-group ranges %llu\n",
+      "whole-group ranges %llu, level-2/3 runs %llu\n",
       static_cast<unsigned long long>(totals.blocks_skipped),
       static_cast<unsigned long long>(totals.cursor_judged),
       static_cast<unsigned long long>(totals.model_judged),
       static_cast<unsigned long long>(totals.filtered_skips),
-      static_cast<unsigned long long>(totals.group_ranges));
+      static_cast<unsigned long long>(totals.group_ranges),
+      static_cast<unsigned long long>(totals.high_runs));
 }
 
 INSTANTIATE_TEST_SUITE_P(Options, SkipLevelsTest,
                          ::testing::Values(IndexOptions::kDocs, IndexOptions::kDocsAndFreqs,
                                            IndexOptions::kDocsAndFreqsAndPositions));
 
-// A group's blocks are the same bytes as without the level-1 header: the
-// term's bytes are its level-1 headers plus, in order, exactly what the
-// blocks and tail of a term with no groups would be (checked by cutting a
-// 2,100-doc term's groups out and decoding the rest as a version-2 term
-// with the same postings).
-TEST(SkipLevelsFormatTest, GroupsAreLevel1HeadersBeforeUnchangedBlocks) {
+// The bytes of a term written with kMaxSkipLevels levels, with the skip
+// headers of the levels above `keep` cut out: what a writer of `keep` levels
+// (version 3: 1, version 2: 0) would have written, if the levels only insert
+// headers before unchanged blocks. Walks the term as the format says (every
+// header: VInt, VInt, [VLong, VLong], [VInt impact_bytes, impacts]); the
+// term must be the file's last (the rest, its tail and the footer, is kept).
+std::vector<uint8_t> CutSkipLevels(std::span<const uint8_t> file, const TermStats& stats,
+                                   bool positions, bool freqs, int keep) {
+  const uint8_t* p = file.data() + stats.doc_offset;
+  const uint8_t* end = file.data() + file.size();
+  std::vector<uint8_t> out(file.data(), p);
+  auto header = [&](bool copy, uint32_t* bytes) {
+    const uint8_t* from = p;
+    uint32_t v32 = 0;
+    uint64_t v64 = 0;
+    EXPECT_TRUE(DecodeVInt32(&p, end, &v32) && DecodeVInt32(&p, end, bytes));
+    if (positions) {
+      EXPECT_TRUE(DecodeVInt64(&p, end, &v64) && DecodeVInt64(&p, end, &v64));
+    }
+    if (freqs) {
+      EXPECT_TRUE(DecodeVInt32(&p, end, &v32));
+      p += v32;
+    }
+    if (copy) out.insert(out.end(), from, p);
+  };
+  const uint64_t full_blocks = stats.doc_freq / kForBlockSize;
+  std::vector<std::pair<int, uint64_t>> runs = ModelRuns(full_blocks, kMaxSkipLevels);
+  size_t r = 0;
+  for (uint64_t b = 0; b < full_blocks; ++b) {
+    for (; r < runs.size() && runs[r].second == b; ++r) {
+      uint32_t bytes = 0;
+      header(runs[r].first <= keep, &bytes);
+    }
+    uint32_t bytes = 0;
+    header(true, &bytes);
+    out.insert(out.end(), p, p + bytes);
+    p += bytes;
+  }
+  out.insert(out.end(), p, end);
+  return out;
+}
+
+// A filter that rejects every block and run, counting what it judged.
+class RejectAll final : public PostingsCursor::BlockFilter {
+ public:
+  Verdict Judge(const uint8_t*, const uint8_t*) override {
+    ++judged;
+    return Verdict::kSkip;
+  }
+  uint64_t judged = 0;
+};
+
+// Levels only insert headers: a 73,000-doc term's version-4 bytes with the
+// level-2 and level-3 headers cut out read as version 3, and with the
+// level-1 ones cut too as version 2, with the same postings. And a skip
+// over the whole term reads one header per run passed: 570 full blocks are
+// a level-3 run (512), 7 groups and 2 blocks, 10 judged (version 3: 71 groups
+// and 2 blocks; version 2: 570 blocks).
+TEST(SkipLevelsFormatTest, LevelsAreHeadersBeforeUnchangedBlocks) {
   Random rng(testing::TestSeed(13131));
   FieldType type = FieldType::Text();
   type.index_options = IndexOptions::kDocsAndFreqsAndPositions;
-  const std::vector<ModelTerm> terms = {RandomTerm(rng, 2100, true, true)};
+  const std::vector<ModelTerm> terms = {RandomTerm(rng, 73000, true, true)};
   PostingsFixture fixture;
   ASSERT_NO_FATAL_FAILURE(fixture.Write(type, terms));
-  PostingsCursor c = fixture.Cursor(0);
-  std::vector<PostingsCursor::SkipGroup> groups;
-  ASSERT_TRUE(c.ReadSkipGroups(&groups));
-  ASSERT_EQ(groups.size(), 2u);
-  // Remove each group's level-1 header: it ends where its bytes begin, that
-  // is group_bytes before the next group (or the ungrouped rest).
-  const std::span<const uint8_t> file = fixture.doc_file();
-  const uint64_t start = fixture.stats(0).doc_offset;
-  std::vector<uint8_t> v2(file.begin(), file.begin() + static_cast<ptrdiff_t>(start));
-  uint64_t at = start;
-  for (const PostingsCursor::SkipGroup& g : groups) {
-    // The header: VInt, VInt, VLong, VLong, VInt impact_bytes, impacts.
-    const uint8_t* p = file.data() + at;
-    const uint8_t* end = file.data() + file.size();
-    uint32_t v32 = 0;
-    uint64_t v64 = 0;
-    ASSERT_TRUE(DecodeVInt32(&p, end, &v32) && DecodeVInt32(&p, end, &v32) &&
-                DecodeVInt64(&p, end, &v64) && DecodeVInt64(&p, end, &v64) &&
-                DecodeVInt32(&p, end, &v32));
-    p += v32;
-    const uint64_t body = static_cast<uint64_t>(p - file.data());
-    v2.insert(v2.end(), file.begin() + static_cast<ptrdiff_t>(body),
-              file.begin() + static_cast<ptrdiff_t>(body + g.bytes));
-    at = body + g.bytes;
+  const TermStats& stats = fixture.stats(0);
+  struct Version {
+    uint32_t version;
+    int levels;
+    uint64_t judged;
+  };
+  uint64_t last_size = 0;
+  for (const Version& v : {Version{kDocFormatVersion, 3, 10},
+                           Version{kDocVersionOneSkipLevel, 1, 73},
+                           Version{kDocVersionImpacts, 0, 570}}) {
+    SCOPED_TRACE("version " + std::to_string(v.version));
+    const std::vector<uint8_t> bytes =
+        v.levels == kMaxSkipLevels
+            ? std::vector<uint8_t>(fixture.doc_file().begin(), fixture.doc_file().end())
+            : CutSkipLevels(fixture.doc_file(), stats, true, true, v.levels);
+    if (last_size != 0) {
+      EXPECT_LT(bytes.size(), last_size);
+    }
+    last_size = bytes.size();
+    PostingsCursor all(bytes, fixture.pos_file(), stats, type, v.version);
+    EXPECT_EQ(all.skip_levels(), v.levels);
+    for (const ModelPosting& p : terms[0]) {
+      ASSERT_TRUE(all.NextDoc()) << all.status();
+      ASSERT_EQ(all.doc(), p.doc);
+      ASSERT_EQ(all.freq(), p.freq);
+    }
+    EXPECT_FALSE(all.NextDoc());
+    EXPECT_TRUE(all.status().ok()) << all.status();
+    // Past every full block at once: the tail's first doc, its positions.
+    PostingsCursor skip(bytes, fixture.pos_file(), stats, type, v.version);
+    RejectAll filter;
+    const size_t tail = stats.doc_freq / kForBlockSize * kForBlockSize;
+    ASSERT_TRUE(skip.AdvanceFiltered(0, &filter)) << skip.status();
+    EXPECT_EQ(filter.judged, v.judged);
+    ASSERT_EQ(skip.doc(), terms[0][tail].doc);
+    for (uint32_t position : terms[0][tail].positions) {
+      ASSERT_TRUE(skip.NextPosition()) << skip.status();
+      ASSERT_EQ(skip.position(), position);
+    }
+    // Random Advance targets land where the model says, positions agree.
+    PostingsCursor walk(bytes, fixture.pos_file(), stats, type, v.version);
+    uint32_t target = 0;
+    for (;;) {
+      target += static_cast<uint32_t>(1 + rng.Uniform(40000));
+      const size_t i = FirstAtLeast(terms[0], target);
+      ASSERT_EQ(walk.Advance(target), i < terms[0].size());
+      if (i == terms[0].size()) break;
+      ASSERT_EQ(walk.doc(), terms[0][i].doc);
+      for (uint32_t position : terms[0][i].positions) {
+        ASSERT_TRUE(walk.NextPosition()) << walk.status();
+        ASSERT_EQ(walk.position(), position);
+      }
+    }
+    EXPECT_TRUE(walk.status().ok()) << walk.status();
   }
-  v2.insert(v2.end(), file.begin() + static_cast<ptrdiff_t>(at), file.end());
-  EXPECT_LT(v2.size(), file.size());
-  PostingsCursor old(v2, fixture.pos_file(), fixture.stats(0), type, kDocVersionImpacts);
-  EXPECT_FALSE(old.has_skip_groups());
-  for (const ModelPosting& p : terms[0]) {
-    ASSERT_TRUE(old.NextDoc()) << old.status();
-    ASSERT_EQ(old.doc(), p.doc);
-    ASSERT_EQ(old.freq(), p.freq);
-  }
-  EXPECT_FALSE(old.NextDoc());
-  EXPECT_TRUE(old.status().ok()) << old.status();
 }
 
 }  // namespace
