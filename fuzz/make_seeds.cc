@@ -484,8 +484,11 @@ void PostingsSeeds(const SegmentReader& segment, Corpus& corpus) {
 // (20 full doc blocks: two groups of 8 under level-1 skip headers, then 4
 // blocks and a tail of 40 docs, so Advance() skips groups and runs of blocks
 // by their headers, prefetching on the way) with positions, offsets and
-// payloads, and norms for the impacts; each seeded for plain advances and
-// for the pruning calls (AdvanceShallow, AdvanceFiltered).
+// payloads, and norms for the impacts; and, in a docs-only field, a term in
+// 9,000 docs (70 full blocks: a level-2 run of 64 under its header, with
+// 8 groups under theirs, then 6 blocks), so a skip passes runs of every
+// size; each seeded for plain advances and for the pruning calls
+// (AdvanceShallow, AdvanceFiltered).
 void LongPostingsSeeds(Corpus& corpus) {
   MemDirectory dir;
   FieldInfo field;
@@ -515,23 +518,38 @@ void LongPostingsSeeds(Corpus& corpus) {
     Must(writer->FinishTerm(term), "postings finish term");
   }
   Must(writer->FinishField(3000), "postings finish field");
+  FieldInfo tags;
+  tags.name = "tag";
+  tags.number = 1;
+  tags.type.index_options = IndexOptions::kDocs;
+  writer->StartField(tags);
+  writer->StartTerm();
+  uint32_t tagged = 0;
+  for (uint32_t i = 0; i < 9000; ++i) {
+    tagged += 1 + static_cast<uint32_t>(rng.Uniform(2));
+    writer->AddDoc(tagged, 1);
+  }
+  Must(writer->FinishTerm("wide"), "postings finish term");
+  Must(writer->FinishField(20000), "postings finish field");
   Must(writer->Finish(), "postings finish");
   auto terms = Must(TermsReader::Open(&dir, "_1", kFuzzSegmentId), "terms reader");
   const std::string doc_file = Must(dir.Get("_1.doc"), "doc");
   const std::string pos_file = Must(dir.Get("_1.pos"), "pos");
-  TermDictCursor cursor = terms->Field(0)->NewCursor();
-  while (Must(cursor.Next(), "term dictionary next")) {
-    for (PostingsInput::Mode mode : {PostingsInput::kAdvanceBy, PostingsInput::kPruning}) {
-      PostingsInput input;
-      input.type = field.type;
-      input.stats = cursor.stats();
-      input.doc_bytes = std::string_view(doc_file).substr(0, doc_file.size() - kFooterLength);
-      input.pos_bytes = std::string_view(pos_file).substr(0, pos_file.size() - kFooterLength);
-      input.mode = mode;
-      input.step = mode == PostingsInput::kAdvanceBy ? 1200 : 1602;  // pruning: freq threshold 2
-      input.positions = PostingsInput::kSparse;
-      input.skip_prefetch = mode == PostingsInput::kAdvanceBy;
-      corpus.Add("postings", input.Encode());
+  for (const FieldInfo* f : {&field, &tags}) {
+    TermDictCursor cursor = terms->Field(f->number)->NewCursor();
+    while (Must(cursor.Next(), "term dictionary next")) {
+      for (PostingsInput::Mode mode : {PostingsInput::kAdvanceBy, PostingsInput::kPruning}) {
+        PostingsInput input;
+        input.type = f->type;
+        input.stats = cursor.stats();
+        input.doc_bytes = std::string_view(doc_file).substr(0, doc_file.size() - kFooterLength);
+        input.pos_bytes = std::string_view(pos_file).substr(0, pos_file.size() - kFooterLength);
+        input.mode = mode;
+        input.step = mode == PostingsInput::kAdvanceBy ? 1200 : 1602;  // pruning: freq threshold 2
+        input.positions = PostingsInput::kSparse;
+        input.skip_prefetch = mode == PostingsInput::kAdvanceBy;
+        corpus.Add("postings", input.Encode());
+      }
     }
   }
 }

@@ -11,7 +11,8 @@
 // where all of a doc's are read optionally in one ReadPositions call;
 // or with the pruning calls (TermImpacts, ReadSkipGroups, AdvanceShallow,
 // AdvanceFiltered with a freq-threshold filter). The doc bytes are read as
-// the current .doc version or as version 2 (no level-1 skip headers).
+// the current .doc version, as version 3 (level-1 skip headers only) or as
+// version 2 (none above the blocks).
 // With the skip-prefetch flag the doc bytes are a file read through an
 // IndexInput that the enum prefetches through while Advance() skips. Errors are fine;
 // crashes, out-of-bounds reads and undefined behaviour are not.
@@ -100,7 +101,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
 
   PostingsCursor postings(doc, pos.span(), input.stats, input.type,
-                          input.version2 ? 2u : kDocFormatVersion);  // 2: no level-1 headers
+                          input.version2   ? 2u  // no skip headers above the blocks
+                          : input.version3 ? 3u  // level-1 ones only
+                                           : kDocFormatVersion);
   if (doc_input.has_value()) MaybeSetSkipPrefetch(postings, &*doc_input);
   volatile uint64_t sink = 0;
   FreqFilter filter(input.step % 8);

@@ -19,8 +19,9 @@
 //                      read (when the library has it)
 //   doc_freq:u32 total_term_freq:u64 doc_offset:u64 pos_offset:u64
 //   pay_offset:u64 singleton_doc:u32 step:u32 doc_length:u32
-//   (step's bit 31: read the doc bytes as .doc version 2, with no level-1
-//   skip headers, instead of the current version; the step is bits 0-30)
+//   (step's bit 31: read the doc bytes as .doc version 2, with no skip
+//   headers above the blocks, else bit 30: as version 3, with level-1 ones
+//   only, instead of the current version; the step is bits 0-29)
 //   doc bytes (doc_length, or what is left), pos bytes (the rest)
 // All little-endian; a short input reads as zeros.
 #ifndef INVERT_FUZZ_POSTINGS_INPUT_H_
@@ -48,6 +49,7 @@ struct PostingsInput {
   bool skip_prefetch = false;
   bool bulk_positions = false;
   bool version2 = false;
+  bool version3 = false;
   uint32_t step = 0;
   std::string_view doc_bytes;
   std::string_view pos_bytes;
@@ -72,7 +74,8 @@ struct PostingsInput {
     r.bulk_positions = (flags & 0x80) != 0;
     const uint32_t step = in.U32();
     r.version2 = (step >> 31) != 0;
-    r.step = step & 0x7fffffffU;
+    r.version3 = !r.version2 && ((step >> 30) & 1) != 0;
+    r.step = step & 0x3fffffffU;
     const uint32_t doc_length = in.U32();
     r.doc_bytes = in.Bytes(doc_length);
     r.pos_bytes = in.Rest();
@@ -94,7 +97,7 @@ struct PostingsInput {
     PutU64(&out, stats.pos_offset);
     PutU64(&out, stats.pay_offset);
     PutU32(&out, stats.singleton_doc.value_or(0));
-    PutU32(&out, step | (version2 ? 0x80000000U : 0));
+    PutU32(&out, step | (version2 ? 0x80000000U : version3 ? 0x40000000U : 0));
     PutU32(&out, static_cast<uint32_t>(doc_bytes.size()));
     out.append(doc_bytes);
     out.append(pos_bytes);

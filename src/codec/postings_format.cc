@@ -77,7 +77,8 @@ void PostingsWriter::StartTerm() {
   // the skip runs are empty (an abandoned term's blocks are dropped here);
   // they start at doc 0 and at the term's .pos offset.
   if (group_n_ != 0) {
-    for (size_t i = 0; i < group_n_; i += kSkipGroupBlocks) run_headers_[i / kSkipGroupBlocks].clear();
+    for (size_t i = 0; i < group_n_; i += kSkipGroupBlocks)
+      run_headers_[i / kSkipGroupBlocks].clear();
     group_headers_.clear();
     group_data_.clear();
     group_n_ = 0;

@@ -324,7 +324,7 @@ class PostingsWriter {
   std::array<uint32_t, kHeldBlocks> data_end_{};
   std::array<std::string, kHeldBlocks / kSkipGroupBlocks> run_headers_;
   std::array<SkipRun, kMaxSkipLevels + 1> runs_;  // [L]: level L's (runs_[0] unused)
-  size_t group_n_ = 0;  // blocks held
+  size_t group_n_ = 0;                            // blocks held
   // Positions of the current pos block.
   std::array<uint32_t, kForBlockSize> pos_deltas_{};
   std::array<uint32_t, kForBlockSize> payload_lengths_{};

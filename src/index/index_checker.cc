@@ -345,7 +345,7 @@ class Checker {
   }
 
   CheckReport* report_;
-  ImpactSet impact_set_;  // the block being checked
+  ImpactSet impact_set_;                           // the block being checked
   std::array<RunCheck, kMaxSkipLevels + 1> runs_;  // [L]: level L's runs ([0] unused)
   std::vector<Impact> expected_;
 };

@@ -85,9 +85,9 @@ std::vector<std::pair<int, uint64_t>> ModelRuns(uint64_t full_blocks, int levels
 }
 
 std::vector<size_t> DocFreqs(Random& rng) {
-  std::vector<size_t> out = {1,    2,    127,  128,  129,  1023, 1024,  1025,  2047,  2048,
-                             2049, 3071, 3072, 3073, 5120, 5509, 6000,  896,   8191,  8192,
-                             8193, 9300, 17608, 65535, 65536, 65537, 73000};
+  std::vector<size_t> out = {1,    2,    127,  128,  129,   1023,  1024,  1025,  2047,
+                             2048, 2049, 3071, 3072, 3073,  5120,  5509,  6000,  896,
+                             8191, 8192, 8193, 9300, 17608, 65535, 65536, 65537, 73000};
   for (int i = 0; i < 4; ++i) out.push_back(rng.Range(2, 6000));
   return out;
 }
@@ -504,9 +504,9 @@ TEST(SkipLevelsFormatTest, LevelsAreHeadersBeforeUnchangedBlocks) {
     uint64_t judged;
   };
   uint64_t last_size = 0;
-  for (const Version& v : {Version{kDocFormatVersion, 3, 10},
-                           Version{kDocVersionOneSkipLevel, 1, 73},
-                           Version{kDocVersionImpacts, 0, 570}}) {
+  for (const Version& v :
+       {Version{kDocFormatVersion, 3, 10}, Version{kDocVersionOneSkipLevel, 1, 73},
+        Version{kDocVersionImpacts, 0, 570}}) {
     SCOPED_TRACE("version " + std::to_string(v.version));
     const std::vector<uint8_t> bytes =
         v.levels == kMaxSkipLevels
