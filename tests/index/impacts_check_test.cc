@@ -1,12 +1,12 @@
 // CheckIndex verifies the postings' impacts (docs/format.md, .doc version 2)
-// and the level-1 skip headers (version 3): an index written by IndexWriter
+// and the skip headers above the blocks (versions 3 and 4): an index written by IndexWriter
 // checks clean; after a file of its segment is replaced (files, segment info
 // and commit rewritten so that every checksum holds: Reseal) by one whose
 // norms differ, the stored impacts no longer match the frontier recomputed
 // from the documents and CheckIndex names the field, the term and the
 // block; after level-1 headers of the .doc are altered (a group's frontier,
-// another's last doc and freq_sum), it names the field, term, group and
-// what disagrees.
+// another's last doc and freq_sum), or a level-2 one, it names the field,
+// term, run and what disagrees.
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -136,6 +136,21 @@ void BumpVInt(std::vector<uint8_t>* bytes, size_t at, int index, uint32_t delta)
   std::copy(encoded, encoded + (p - start), bytes->begin() + (start - bytes->data()));
 }
 
+// Writes `doc` (a .doc file without its footer) as segment `seg`'s .doc,
+// with a footer, and reseals the segment and commit.
+void ReplaceDocFile(Directory* dir, const CommitSegment& seg, const std::vector<uint8_t>& doc) {
+  const std::string name = SegmentFileName(seg.name, "doc");
+  ASSERT_TRUE(dir->DeleteFile(name).ok());
+  {
+    absl::StatusOr<std::unique_ptr<IndexOutput>> out = CreateOutput(dir, name);
+    ASSERT_TRUE(out.ok()) << out.status();
+    (*out)->WriteBytes(doc.data(), doc.size());
+    ASSERT_TRUE(WriteFooter(**out).ok());
+    ASSERT_TRUE((*out)->Close().ok());
+  }
+  ASSERT_NO_FATAL_FAILURE(Reseal(dir));
+}
+
 TEST(ImpactsCheckTest, Level1HeadersThatDisagreeWithTheirGroupsAreReported) {
   testing::ScratchDir scratch;
   // 2,300 docs: "common" has 17 full blocks, two groups of 8.
@@ -170,16 +185,7 @@ TEST(ImpactsCheckTest, Level1HeadersThatDisagreeWithTheirGroupsAreReported) {
   BumpVInt(&doc, group0, 5, 1);  // every freq of the frontier one higher
   BumpVInt(&doc, group1, 0, 1);  // the group's last doc one higher
   BumpVInt(&doc, group1, 2, 3);  // three positions more
-  const std::string name = SegmentFileName(seg.name, "doc");
-  ASSERT_TRUE(dir->DeleteFile(name).ok());
-  {
-    absl::StatusOr<std::unique_ptr<IndexOutput>> out = CreateOutput(dir.get(), name);
-    ASSERT_TRUE(out.ok()) << out.status();
-    (*out)->WriteBytes(doc.data(), doc.size());
-    ASSERT_TRUE(WriteFooter(**out).ok());
-    ASSERT_TRUE((*out)->Close().ok());
-  }
-  ASSERT_NO_FATAL_FAILURE(Reseal(dir.get()));
+  ASSERT_NO_FATAL_FAILURE(ReplaceDocFile(dir.get(), seg, doc));
 
   const CheckReport report = CheckIndex(scratch.path());
   EXPECT_FALSE(report.ok);
@@ -191,6 +197,48 @@ TEST(ImpactsCheckTest, Level1HeadersThatDisagreeWithTheirGroupsAreReported) {
       << all;
   EXPECT_TRUE(Reported(report, {"field body term \"common\" group 1", "freq_sum"})) << all;
   EXPECT_FALSE(Reported(report, {"group 0", "last doc"})) << all;
+}
+
+// .doc version 4: a level-2 header (before the 64 blocks of "common" in
+// 8,300 documents, then its first group's level-1 header) whose frontier and
+// freq_sum are altered is reported as the level-2 run; its groups, whose
+// headers are intact, are not.
+TEST(ImpactsCheckTest, Level2HeadersThatDisagreeWithTheirRunsAreReported) {
+  testing::ScratchDir scratch;
+  ASSERT_NO_FATAL_FAILURE(WriteCommonIndex(scratch, 8300));
+  auto dir = scratch.Open();
+  CommitSegment seg;
+  std::vector<uint8_t> doc;
+  uint64_t run = 0;
+  {
+    std::unique_ptr<SegmentReader> reader = OpenSegment(dir.get(), &seg);
+    ASSERT_NE(reader, nullptr);
+    ASSERT_EQ(reader->doc_version(), kDocFormatVersion);
+    const FieldInfo* body = reader->FieldByName("body");
+    TermDictCursor cursor = reader->Terms(body->number)->NewCursor();
+    absl::StatusOr<bool> found = cursor.SeekExact("common");
+    ASSERT_TRUE(found.ok() && *found);
+    PostingsCursor postings = reader->Postings(body->number, cursor.stats());
+    std::vector<PostingsCursor::SkipGroup> groups;
+    ASSERT_TRUE(postings.ReadSkipGroups(&groups));
+    ASSERT_EQ(groups.size(), 9u);  // the level-2 run, then its 8 groups
+    ASSERT_EQ(groups[0].level, 2);
+    ASSERT_EQ(groups[1].level, 1);
+    doc.assign(reader->doc_file().begin(), reader->doc_file().end() - kFooterLength);
+    run = cursor.stats().doc_offset;
+  }
+  BumpVInt(&doc, run, 5, 1);  // every freq of the frontier one higher
+  BumpVInt(&doc, run, 2, 2);  // two positions more
+  ASSERT_NO_FATAL_FAILURE(ReplaceDocFile(dir.get(), seg, doc));
+
+  const CheckReport report = CheckIndex(scratch.path());
+  EXPECT_FALSE(report.ok);
+  std::string all;
+  for (const std::string& p : report.problems) all += p + "\n";
+  EXPECT_TRUE(Reported(report, {"field body term \"common\" level-2 run 0", "level-2", "impacts"}))
+      << all;
+  EXPECT_TRUE(Reported(report, {"field body term \"common\" level-2 run 0", "freq_sum"})) << all;
+  EXPECT_FALSE(Reported(report, {"group "})) << all;
 }
 
 }  // namespace
