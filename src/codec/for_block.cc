@@ -1,13 +1,19 @@
 // Frame-of-reference block encoding: one packer and one unpacker per bit
 // width, generated from a template whose loops have compile-time trip counts
 // and shifts, so the compiler fully unrolls them and turns each group of 4
-// lanes into one 128-bit shift/mask/or (see for_block.h for the layout).
+// lanes into one 128-bit shift/mask/or (see for_block.h for the layout); and
+// on x86-64 an AVX2 unpacker per bit width, 8 lanes at a time, used where the
+// CPU has AVX2.
 #include "codec/for_block.h"
 
 #include <algorithm>
 #include <array>
 #include <cstring>
 #include <utility>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include "codec/byte_io.h"
 #include "util/varint.h"
@@ -85,6 +91,78 @@ void Unpack(const uint8_t* __restrict in, uint32_t* __restrict out, uint32_t bas
   }
 }
 
+#if defined(__x86_64__)
+// The AVX2 unpackers: 8 values per step, the two rows of 4 lanes that
+// values 4j .. 4j + 3 and 4j + 4 .. 4j + 7 start in (rows k_j and k_{j+1},
+// 16 bytes each; equal or consecutive, as bpv <= 32) in one register, each
+// half shifted by its own count (vpsrlvd), and where a value runs into the
+// next row that row's bits shifted in (vpsllvd; a count of 32 gives 0, so a
+// half that does not spill takes nothing). Each load is a whole 32 bytes
+// only where both rows are needed, else one row broadcast to both halves:
+// nothing is read past the row a value needs, so never past 16 * bpv bytes.
+// Compiled for AVX2 alone (the `target` attribute); DecodeForBlock calls
+// them only where the CPU has it.
+template <int kRow, int kNextRow>
+__attribute__((target("avx2"))) inline __m256i LoadRows(const uint8_t* in) {
+  static_assert(kNextRow == kRow || kNextRow == kRow + 1 || kNextRow < 0);
+  if constexpr (kNextRow == kRow + 1) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + 16 * kRow));
+  } else {
+    return _mm256_broadcastsi128_si256(
+        _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 16 * kRow)));
+  }
+}
+
+template <int kBits, bool kBase, int kPair>
+__attribute__((target("avx2"))) inline void UnpackPairAvx2(const uint8_t* __restrict in,
+                                                           uint32_t* __restrict out, __m256i base) {
+  constexpr int kJ0 = 2 * kPair;
+  constexpr int kJ1 = kJ0 + 1;
+  constexpr int kRow0 = kJ0 * kBits / 32;
+  constexpr int kRow1 = kJ1 * kBits / 32;
+  constexpr int kShift0 = kJ0 * kBits % 32;
+  constexpr int kShift1 = kJ1 * kBits % 32;
+  constexpr bool kSpill0 = kShift0 + kBits > 32;
+  constexpr bool kSpill1 = kShift1 + kBits > 32;
+  __m256i v = _mm256_srlv_epi32(
+      LoadRows<kRow0, kRow1>(in),
+      _mm256_setr_epi32(kShift0, kShift0, kShift0, kShift0, kShift1, kShift1, kShift1, kShift1));
+  if constexpr (kSpill0 || kSpill1) {
+    // The rows after each half's: both, or the one a spilling half needs.
+    constexpr int kLo = kSpill0 ? kRow0 + 1 : kRow1 + 1;
+    constexpr int kHi = kSpill1 ? kRow1 + 1 : kRow0 + 1;
+    constexpr int kLeft0 = kSpill0 ? 32 - kShift0 : 32;
+    constexpr int kLeft1 = kSpill1 ? 32 - kShift1 : 32;
+    const __m256i next = kSpill0 && kSpill1 ? LoadRows<kLo, kHi>(in) : LoadRows<kLo, kLo>(in);
+    v = _mm256_or_si256(
+        v, _mm256_sllv_epi32(next, _mm256_setr_epi32(kLeft0, kLeft0, kLeft0, kLeft0, kLeft1, kLeft1,
+                                                     kLeft1, kLeft1)));
+  }
+  if constexpr (kBits < 32)
+    v = _mm256_and_si256(v, _mm256_set1_epi32(static_cast<int>(Mask<kBits>())));
+  if constexpr (kBase) v = _mm256_add_epi32(v, base);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8 * kPair), v);
+}
+
+template <int kBits, bool kBase, size_t... kPair>
+__attribute__((target("avx2"))) inline void UnpackAvx2Impl(const uint8_t* __restrict in,
+                                                           uint32_t* __restrict out, uint32_t base,
+                                                           std::index_sequence<kPair...>) {
+  const __m256i bases = _mm256_set1_epi32(static_cast<int>(base));
+  (UnpackPairAvx2<kBits, kBase, static_cast<int>(kPair)>(in, out, bases), ...);
+}
+
+template <int kBits, bool kBase>
+__attribute__((target("avx2"))) void UnpackAvx2(const uint8_t* __restrict in,
+                                                uint32_t* __restrict out, uint32_t base) {
+  if constexpr (kBits == 0) {
+    for (size_t i = 0; i < kForBlockSize; ++i) out[i] = base;
+  } else {
+    UnpackAvx2Impl<kBits, kBase>(in, out, base, std::make_index_sequence<kValuesPerLane / 2>());
+  }
+}
+#endif
+
 using PackFn = void (*)(const uint32_t*, uint8_t*);
 using UnpackFn = void (*)(const uint8_t*, uint32_t*, uint32_t);
 
@@ -101,11 +179,52 @@ constexpr auto kPackers = MakePackers(std::make_index_sequence<33>());
 constexpr auto kUnpackers = MakeUnpackers<false>(std::make_index_sequence<33>());
 constexpr auto kBaseUnpackers = MakeUnpackers<true>(std::make_index_sequence<33>());
 
+#if defined(__x86_64__)
+template <bool kBase, size_t... kBits>
+constexpr std::array<UnpackFn, sizeof...(kBits)> MakeAvx2Unpackers(std::index_sequence<kBits...>) {
+  return {&UnpackAvx2<static_cast<int>(kBits), kBase>...};
+}
+constexpr auto kAvx2Unpackers = MakeAvx2Unpackers<false>(std::make_index_sequence<33>());
+constexpr auto kAvx2BaseUnpackers = MakeAvx2Unpackers<true>(std::make_index_sequence<33>());
+
+bool CpuHasAvx2() {
+  static const bool has = __builtin_cpu_supports("avx2");
+  return has;
+}
+#else
+bool CpuHasAvx2() { return false; }
+#endif
+
+// The unpackers DecodeForBlock uses: AVX2's where the CPU has it.
+struct Unpackers {
+  const std::array<UnpackFn, 33>* plain;
+  const std::array<UnpackFn, 33>* with_base;
+};
+const Unpackers& ChosenUnpackers() {
+#if defined(__x86_64__)
+  static const Unpackers chosen = CpuHasAvx2() ? Unpackers{&kAvx2Unpackers, &kAvx2BaseUnpackers}
+                                               : Unpackers{&kUnpackers, &kBaseUnpackers};
+#else
+  static const Unpackers chosen{&kUnpackers, &kBaseUnpackers};
+#endif
+  return chosen;
+}
+
 }  // namespace
 
 namespace internal {
 void PackLanes(int bpv, const uint32_t* values, uint8_t* out) { kPackers[bpv](values, out); }
 void UnpackLanes(int bpv, const uint8_t* in, uint32_t* values) { kUnpackers[bpv](in, values, 0); }
+bool UnpackLanesAvx2(int bpv, const uint8_t* in, uint32_t* values, uint32_t base) {
+#if defined(__x86_64__)
+  if (!CpuHasAvx2()) return false;
+  (base != 0 ? kAvx2BaseUnpackers : kAvx2Unpackers)[bpv](in, values, base);
+  return true;
+#else
+  (void)bpv, (void)in, (void)values, (void)base;
+  return false;
+#endif
+}
 }  // namespace internal
 
 void EncodeForBlock(std::span<const uint32_t, kForBlockSize> values, std::string* out) {
@@ -158,7 +277,8 @@ bool DecodeForBlock(const uint8_t** p, const uint8_t* end,
   int bpv;
   uint32_t base;
   if (!ReadHeader(p, end, &bpv, &base)) return false;
-  (base != 0 ? kBaseUnpackers : kUnpackers)[bpv](*p, values.data(), base);
+  const Unpackers& unpackers = ChosenUnpackers();
+  (*(base != 0 ? unpackers.with_base : unpackers.plain))[bpv](*p, values.data(), base);
   *p += 16 * bpv;
   return true;
 }

@@ -86,6 +86,9 @@ namespace internal {
 // bytes. Unpack reads 16 * bpv bytes. REQUIRES: 0 <= bpv <= 32.
 void PackLanes(int bpv, const uint32_t* values, uint8_t* out);
 void UnpackLanes(int bpv, const uint8_t* in, uint32_t* values);
+// The AVX2 unpacker of `bpv` (values plus `base`), which DecodeForBlock uses
+// where the CPU has AVX2: false, writing nothing, where it has not.
+bool UnpackLanesAvx2(int bpv, const uint8_t* in, uint32_t* values, uint32_t base);
 }  // namespace internal
 
 }  // namespace invert
