@@ -1,4 +1,4 @@
-// CheckDocBlock and PrefixSumDocBlock: a baseline build (SSE2 on x86-64)
+// CheckFreqBlock and PrefixSumDocBlock: a baseline build (SSE2 on x86-64)
 // and, on x86-64, AVX2 versions compiled for that target alone (the
 // `target` attribute), chosen by what the CPU reports on first use.
 #include "codec/doc_block_sums.h"
@@ -18,10 +18,10 @@ static_assert(kForBlockSize % 8 == 0, "whole vectors of 8 lanes");
 
 // The loop every check variant compiles, inlined into each: the compiler
 // vectorizes it to the lanes of the caller's target.
-inline DocBlockChecks CheckLoop(const uint32_t* docs, const uint32_t* freqs) {
+inline DocBlockChecks CheckLoop(const uint32_t* freqs) {
   DocBlockChecks c;
   for (size_t i = 0; i < kForBlockSize; ++i) {
-    c.minus_one_bits |= (docs[i] - 1) | (freqs[i] - 1);
+    c.minus_one_bits |= freqs[i] - 1;
     c.freq_sum += freqs[i];
   }
   return c;
@@ -29,9 +29,7 @@ inline DocBlockChecks CheckLoop(const uint32_t* docs, const uint32_t* freqs) {
 
 }  // namespace
 
-DocBlockChecks CheckDocBlockBaseline(const uint32_t* docs, const uint32_t* freqs) {
-  return CheckLoop(docs, freqs);
-}
+DocBlockChecks CheckFreqBlockBaseline(const uint32_t* freqs) { return CheckLoop(freqs); }
 
 void PrefixSumDocBlockBaseline(uint32_t base, uint32_t* a) {
 #if defined(__SSE2__)
@@ -56,9 +54,8 @@ bool CpuHasAvx2() {
   return has;
 }
 
-__attribute__((target("avx2"))) DocBlockChecks CheckDocBlockAvx2(const uint32_t* docs,
-                                                                 const uint32_t* freqs) {
-  return CheckLoop(docs, freqs);
+__attribute__((target("avx2"))) DocBlockChecks CheckFreqBlockAvx2(const uint32_t* freqs) {
+  return CheckLoop(freqs);
 }
 
 __attribute__((target("avx2"))) void PrefixSumDocBlockAvx2(uint32_t base, uint32_t* a) {
@@ -81,8 +78,8 @@ __attribute__((target("avx2"))) void PrefixSumDocBlockAvx2(uint32_t base, uint32
   }
 }
 
-DocBlockChecks CheckDocBlock(const uint32_t* docs, const uint32_t* freqs) {
-  return CpuHasAvx2() ? CheckDocBlockAvx2(docs, freqs) : CheckDocBlockBaseline(docs, freqs);
+DocBlockChecks CheckFreqBlock(const uint32_t* freqs) {
+  return CpuHasAvx2() ? CheckFreqBlockAvx2(freqs) : CheckFreqBlockBaseline(freqs);
 }
 
 void PrefixSumDocBlock(uint32_t base, uint32_t* a) {
@@ -96,13 +93,9 @@ void PrefixSumDocBlock(uint32_t base, uint32_t* a) {
 #else  // no AVX2 variants: the baseline everywhere
 
 bool CpuHasAvx2() { return false; }
-DocBlockChecks CheckDocBlockAvx2(const uint32_t* docs, const uint32_t* freqs) {
-  return CheckDocBlockBaseline(docs, freqs);
-}
+DocBlockChecks CheckFreqBlockAvx2(const uint32_t* freqs) { return CheckFreqBlockBaseline(freqs); }
 void PrefixSumDocBlockAvx2(uint32_t base, uint32_t* a) { PrefixSumDocBlockBaseline(base, a); }
-DocBlockChecks CheckDocBlock(const uint32_t* docs, const uint32_t* freqs) {
-  return CheckDocBlockBaseline(docs, freqs);
-}
+DocBlockChecks CheckFreqBlock(const uint32_t* freqs) { return CheckFreqBlockBaseline(freqs); }
 void PrefixSumDocBlock(uint32_t base, uint32_t* a) { PrefixSumDocBlockBaseline(base, a); }
 
 #endif

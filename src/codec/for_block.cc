@@ -16,6 +16,7 @@
 #endif
 
 #include "codec/byte_io.h"
+#include "codec/doc_block_sums.h"
 #include "util/varint.h"
 
 namespace invert {
@@ -113,9 +114,9 @@ __attribute__((target("avx2"))) inline __m256i LoadRows(const uint8_t* in) {
   }
 }
 
-template <int kBits, bool kBase, int kPair>
-__attribute__((target("avx2"))) inline void UnpackPairAvx2(const uint8_t* __restrict in,
-                                                           uint32_t* __restrict out, __m256i base) {
+// Values 4 * (2 kPair) .. 4 * (2 kPair) + 7, unpacked (masked, no base).
+template <int kBits, int kPair>
+__attribute__((target("avx2"))) inline __m256i UnpackedPairAvx2(const uint8_t* __restrict in) {
   constexpr int kJ0 = 2 * kPair;
   constexpr int kJ1 = kJ0 + 1;
   constexpr int kRow0 = kJ0 * kBits / 32;
@@ -138,10 +139,10 @@ __attribute__((target("avx2"))) inline void UnpackPairAvx2(const uint8_t* __rest
         v, _mm256_sllv_epi32(next, _mm256_setr_epi32(kLeft0, kLeft0, kLeft0, kLeft0, kLeft1, kLeft1,
                                                      kLeft1, kLeft1)));
   }
-  if constexpr (kBits < 32)
+  if constexpr (kBits < 32) {
     v = _mm256_and_si256(v, _mm256_set1_epi32(static_cast<int>(Mask<kBits>())));
-  if constexpr (kBase) v = _mm256_add_epi32(v, base);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8 * kPair), v);
+  }
+  return v;
 }
 
 template <int kBits, bool kBase, size_t... kPair>
@@ -149,7 +150,12 @@ __attribute__((target("avx2"))) inline void UnpackAvx2Impl(const uint8_t* __rest
                                                            uint32_t* __restrict out, uint32_t base,
                                                            std::index_sequence<kPair...>) {
   const __m256i bases = _mm256_set1_epi32(static_cast<int>(base));
-  (UnpackPairAvx2<kBits, kBase, static_cast<int>(kPair)>(in, out, bases), ...);
+  auto pair = [&]<int kP>(std::integral_constant<int, kP>) __attribute__((target("avx2"))) {
+    __m256i v = UnpackedPairAvx2<kBits, kP>(in);
+    if constexpr (kBase) v = _mm256_add_epi32(v, bases);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8 * kP), v);
+  };
+  (pair(std::integral_constant<int, static_cast<int>(kPair)>()), ...);
 }
 
 template <int kBits, bool kBase>
@@ -161,10 +167,54 @@ __attribute__((target("avx2"))) void UnpackAvx2(const uint8_t* __restrict in,
     UnpackAvx2Impl<kBits, kBase>(in, out, base, std::make_index_sequence<kValuesPerLane / 2>());
   }
 }
+
+// DecodeForDeltaBlock's unpacker: each 8 deltas (plus the frame base if
+// kBase) OR'd minus 1 into the checks, then turned into their prefix sums
+// in the register (within each 128-bit half by two shifted adds, the low
+// half's total into the high half, then the sum before them), stored, and
+// the last lane carried on: the unpacking, the checks' pass and the prefix
+// sum's in one, with no second load or store of the block.
+template <int kBits, bool kBase, size_t... kPair>
+__attribute__((target("avx2"))) inline void UnpackDeltasAvx2Impl(
+    const uint8_t* __restrict in, uint32_t* __restrict out, uint32_t for_base, uint32_t doc_base,
+    uint32_t* minus_one_bits, std::index_sequence<kPair...>) {
+  const __m256i bases = _mm256_set1_epi32(static_cast<int>(for_base));
+  const __m256i ones = _mm256_set1_epi32(1);
+  const __m256i low_total = _mm256_setr_epi32(0, 0, 0, 0, 3, 3, 3, 3);
+  const __m256i last = _mm256_set1_epi32(7);
+  __m256i carry = _mm256_set1_epi32(static_cast<int>(doc_base));
+  __m256i bits = _mm256_setzero_si256();
+  auto pair = [&]<int kP>(std::integral_constant<int, kP>) __attribute__((target("avx2"))) {
+    __m256i v = kBits == 0 ? _mm256_setzero_si256() : UnpackedPairAvx2<kBits, kP>(in);
+    if constexpr (kBase) v = _mm256_add_epi32(v, bases);
+    bits = _mm256_or_si256(bits, _mm256_sub_epi32(v, ones));
+    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 4));
+    v = _mm256_add_epi32(v, _mm256_slli_si256(v, 8));
+    const __m256i spread = _mm256_permutevar8x32_epi32(v, low_total);  // lane 3 in 4..7
+    v = _mm256_add_epi32(v, _mm256_blend_epi32(_mm256_setzero_si256(), spread, 0xf0));
+    v = _mm256_add_epi32(v, carry);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8 * kP), v);
+    carry = _mm256_permutevar8x32_epi32(v, last);
+  };
+  (pair(std::integral_constant<int, static_cast<int>(kPair)>()), ...);
+  __m128i folded = _mm_or_si128(_mm256_castsi256_si128(bits), _mm256_extracti128_si256(bits, 1));
+  folded = _mm_or_si128(folded, _mm_shuffle_epi32(folded, 0x4e));
+  folded = _mm_or_si128(folded, _mm_shuffle_epi32(folded, 0xb1));
+  *minus_one_bits = static_cast<uint32_t>(_mm_cvtsi128_si32(folded));
+}
+
+template <int kBits, bool kBase>
+__attribute__((target("avx2"))) void UnpackDeltasAvx2(const uint8_t* __restrict in,
+                                                      uint32_t* __restrict out, uint32_t for_base,
+                                                      uint32_t doc_base, uint32_t* minus_one_bits) {
+  UnpackDeltasAvx2Impl<kBits, kBase>(in, out, for_base, doc_base, minus_one_bits,
+                                     std::make_index_sequence<kValuesPerLane / 2>());
+}
 #endif
 
 using PackFn = void (*)(const uint32_t*, uint8_t*);
 using UnpackFn = void (*)(const uint8_t*, uint32_t*, uint32_t);
+using UnpackDeltasFn = void (*)(const uint8_t*, uint32_t*, uint32_t, uint32_t, uint32_t*);
 
 template <size_t... kBits>
 constexpr std::array<PackFn, sizeof...(kBits)> MakePackers(std::index_sequence<kBits...>) {
@@ -186,6 +236,14 @@ constexpr std::array<UnpackFn, sizeof...(kBits)> MakeAvx2Unpackers(std::index_se
 }
 constexpr auto kAvx2Unpackers = MakeAvx2Unpackers<false>(std::make_index_sequence<33>());
 constexpr auto kAvx2BaseUnpackers = MakeAvx2Unpackers<true>(std::make_index_sequence<33>());
+template <bool kBase, size_t... kBits>
+constexpr std::array<UnpackDeltasFn, sizeof...(kBits)> MakeAvx2DeltaUnpackers(
+    std::index_sequence<kBits...>) {
+  return {&UnpackDeltasAvx2<static_cast<int>(kBits), kBase>...};
+}
+constexpr auto kAvx2DeltaUnpackers = MakeAvx2DeltaUnpackers<false>(std::make_index_sequence<33>());
+constexpr auto kAvx2BaseDeltaUnpackers =
+    MakeAvx2DeltaUnpackers<true>(std::make_index_sequence<33>());
 
 bool CpuHasAvx2() {
   static const bool has = __builtin_cpu_supports("avx2");
@@ -215,6 +273,26 @@ const Unpackers& ChosenUnpackers() {
 namespace internal {
 void PackLanes(int bpv, const uint32_t* values, uint8_t* out) { kPackers[bpv](values, out); }
 void UnpackLanes(int bpv, const uint8_t* in, uint32_t* values) { kUnpackers[bpv](in, values, 0); }
+void UnpackDeltasBaseline(int bpv, const uint8_t* in, uint32_t* values, uint32_t for_base,
+                          uint32_t doc_base, uint32_t* minus_one_bits) {
+  (for_base != 0 ? kBaseUnpackers : kUnpackers)[bpv](in, values, for_base);
+  uint32_t bits = 0;
+  for (size_t i = 0; i < kForBlockSize; ++i) bits |= values[i] - 1;
+  *minus_one_bits = bits;
+  postings_internal::PrefixSumDocBlockBaseline(doc_base, values);
+}
+bool UnpackDeltasAvx2(int bpv, const uint8_t* in, uint32_t* values, uint32_t for_base,
+                      uint32_t doc_base, uint32_t* minus_one_bits) {
+#if defined(__x86_64__)
+  if (!CpuHasAvx2()) return false;
+  (for_base != 0 ? kAvx2BaseDeltaUnpackers : kAvx2DeltaUnpackers)[bpv](in, values, for_base,
+                                                                       doc_base, minus_one_bits);
+  return true;
+#else
+  (void)bpv, (void)in, (void)values, (void)for_base, (void)doc_base, (void)minus_one_bits;
+  return false;
+#endif
+}
 bool UnpackLanesAvx2(int bpv, const uint8_t* in, uint32_t* values, uint32_t base) {
 #if defined(__x86_64__)
   if (!CpuHasAvx2()) return false;
@@ -279,6 +357,18 @@ bool DecodeForBlock(const uint8_t** p, const uint8_t* end,
   if (!ReadHeader(p, end, &bpv, &base)) return false;
   const Unpackers& unpackers = ChosenUnpackers();
   (*(base != 0 ? unpackers.with_base : unpackers.plain))[bpv](*p, values.data(), base);
+  *p += 16 * bpv;
+  return true;
+}
+
+bool DecodeForDeltaBlock(const uint8_t** p, const uint8_t* end, uint32_t doc_base,
+                         std::span<uint32_t, kForBlockSize> values, uint32_t* minus_one_bits) {
+  int bpv;
+  uint32_t base;
+  if (!ReadHeader(p, end, &bpv, &base)) return false;
+  if (!internal::UnpackDeltasAvx2(bpv, *p, values.data(), base, doc_base, minus_one_bits)) {
+    internal::UnpackDeltasBaseline(bpv, *p, values.data(), base, doc_base, minus_one_bits);
+  }
   *p += 16 * bpv;
   return true;
 }

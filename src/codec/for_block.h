@@ -61,6 +61,13 @@ void EncodeForBlock(std::span<const uint32_t, kForBlockSize> values, std::string
 bool DecodeForBlock(const uint8_t** p, const uint8_t* end,
                     std::span<uint32_t, kForBlockSize> values);
 
+// DecodeForBlock for a block of doc deltas: values[i] = doc_base + d[0] +
+// ... + d[i] (mod 2^32) for the block's values d, and *minus_one_bits the OR
+// over i of d[i] - 1 (mod 2^32: below 2^k iff every d[i] is in [1, 2^k]),
+// in one pass where the CPU has AVX2. Returns what DecodeForBlock would.
+bool DecodeForDeltaBlock(const uint8_t** p, const uint8_t* end, uint32_t doc_base,
+                         std::span<uint32_t, kForBlockSize> values, uint32_t* minus_one_bits);
+
 // Advances *p past one block without unpacking it (for skipping). Returns
 // false on a malformed or truncated header or short packed area.
 bool SkipForBlock(const uint8_t** p, const uint8_t* end);
@@ -89,6 +96,12 @@ void UnpackLanes(int bpv, const uint8_t* in, uint32_t* values);
 // The AVX2 unpacker of `bpv` (values plus `base`), which DecodeForBlock uses
 // where the CPU has AVX2: false, writing nothing, where it has not.
 bool UnpackLanesAvx2(int bpv, const uint8_t* in, uint32_t* values, uint32_t base);
+// DecodeForDeltaBlock's unpack of `bpv` (the frame base `for_base`): the
+// baseline, and the AVX2 one (false, writing nothing, without AVX2).
+void UnpackDeltasBaseline(int bpv, const uint8_t* in, uint32_t* values, uint32_t for_base,
+                          uint32_t doc_base, uint32_t* minus_one_bits);
+bool UnpackDeltasAvx2(int bpv, const uint8_t* in, uint32_t* values, uint32_t for_base,
+                      uint32_t doc_base, uint32_t* minus_one_bits);
 }  // namespace internal
 
 }  // namespace invert

@@ -74,8 +74,10 @@ void PostingsWriter::StartTerm() {
   pos_n_ = 0;
   payload_bytes_.clear();
   // FinishTerm wrote the blocks the last term held, so none are held and
-  // the skip runs are empty (an abandoned term's blocks are dropped here);
-  // they start at doc 0 and at the term's .pos offset.
+  // the skip runs are empty; they start at doc 0 and at the term's .pos
+  // offset. (Only a term with no documents may be abandoned. Should one
+  // with documents be, the blocks it still holds are dropped here; what it
+  // wrote already, nothing points at.)
   if (group_n_ != 0) {
     for (size_t i = 0; i < group_n_; i += kSkipGroupBlocks)
       run_headers_[i / kSkipGroupBlocks].clear();
@@ -763,42 +765,51 @@ bool PostingsCursor::DecodeFullBlock(const uint8_t* header, uint32_t last_delta,
                                      uint64_t freq_sum, uint64_t pos_fp_delta) {
   buffered_header_ = header;
   const uint8_t* block_end = doc_ptr_ + bytes;
-  if (!DecodeForBlock(&doc_ptr_, block_end, docs_)) return Fail("bad doc block");
+  // The doc deltas come out as doc ids (their prefix sums from block_base_,
+  // modulo 2^32), with the OR of every delta minus 1.
+  uint32_t delta_bits = 0;
+  if (!DecodeForDeltaBlock(&doc_ptr_, block_end, block_base_, docs_, &delta_bits)) {
+    return Fail("bad doc block");
+  }
+  postings_internal::DocBlockChecks checks{0, static_cast<uint32_t>(kForBlockSize)};
   if (has_freqs_) {
     if (!DecodeForBlock(&doc_ptr_, block_end, freqs_)) return Fail("bad freq block");
+    // (postings_internal::CheckFreqBlock: AVX2 where the CPU has it.)
+    checks = postings_internal::CheckFreqBlock(freqs_.data());
   } else {
     freqs_.fill(1);
   }
   if (doc_ptr_ != block_end) return Fail("doc block length mismatch");
   // The block's checks: every delta >= 1 except the term's first, which
   // may be 0; every freq >= 1; the deltas' sum is the header's last doc;
-  // the freqs' sum is the header's (with positions). The common case in
-  // one pass of 32-bit lanes the compiler vectorizes: the OR of every
-  // value minus 1 is below 2^24 iff every value is in [1, 2^24] (a 0
-  // wraps to all ones). Then the freqs' 32-bit sum is exact (128 * 2^24
-  // = 2^31) and so is the prefix sum, whose last doc is the deltas' sum:
-  // it cannot wrap onto the header's value, which is below 2^32, without
-  // the sum reaching 2^32. Any other block (the term's first doc is 0, a
-  // gap or freq above 2^24, a corrupt block) takes the exact checks in 64
-  // bits before the prefix sum.
-  // (postings_internal::CheckDocBlock: AVX2 where the CPU has it.)
-  const postings_internal::DocBlockChecks checks =
-      postings_internal::CheckDocBlock(docs_.data(), freqs_.data());
+  // the freqs' sum is the header's (with positions). The common case from
+  // the ORs of every value minus 1 the decoding and CheckFreqBlock took: it
+  // is below 2^24 iff every value is in [1, 2^24] (a 0 wraps to all ones).
+  // Then the freqs' 32-bit sum is exact (128 * 2^24 = 2^31) and so is the
+  // prefix sum, whose last doc is the deltas' sum: it cannot wrap onto the
+  // header's value, which is below 2^32, without the sum reaching 2^32. Any
+  // other block (the term's first doc is 0, a gap or freq above 2^24, a
+  // corrupt block) takes the exact checks in 64 bits, on the deltas taken
+  // back from the doc ids (consecutive differences modulo 2^32 are the
+  // deltas exactly).
   static_assert(kForBlockSize <= 128, "128 values of at most 2^24 sum to at most 2^31");
   uint64_t sum = checks.freq_sum;
   const uint64_t doc = uint64_t{block_base_} + last_delta;
-  if (checks.minus_one_bits >= (uint32_t{1} << 24)) {
+  if ((delta_bits | checks.minus_one_bits) >= (uint32_t{1} << 24)) {
     uint32_t zero_deltas = 0;
     uint32_t zero_freqs = 0;
     uint64_t delta_sum = 0;
+    uint32_t previous = block_base_;
     sum = 0;
     for (size_t i = 0; i < kForBlockSize; ++i) {
-      zero_deltas += docs_[i] == 0 ? 1 : 0;
+      const uint32_t delta = docs_[i] - previous;
+      previous = docs_[i];
+      zero_deltas += delta == 0 ? 1 : 0;
       zero_freqs += freqs_[i] == 0 ? 1 : 0;
-      delta_sum += docs_[i];
+      delta_sum += delta;
       sum += freqs_[i];
     }
-    const uint32_t allowed_zero = !started_ && docs_[0] == 0 ? 1 : 0;
+    const uint32_t allowed_zero = !started_ && docs_[0] == block_base_ ? 1 : 0;
     if (zero_deltas > allowed_zero) return Fail("doc ids not increasing");
     if (zero_freqs > 0) return Fail("zero frequency");
     if (delta_sum != last_delta) return Fail("skip header disagrees with its block");
@@ -806,9 +817,8 @@ bool PostingsCursor::DecodeFullBlock(const uint8_t* header, uint32_t last_delta,
   if (has_positions_ && sum != freq_sum) return Fail("skip header freq sum disagrees");
   if (doc > UINT32_MAX - 1) return Fail("skip header disagrees with its block");
   // After the exact checks every partial sum is <= doc, so the 32-bit
-  // prefix sum cannot wrap; after the fast one it can only for a corrupt
-  // block, whose last doc then differs from the header's.
-  postings_internal::PrefixSumDocBlock(block_base_, docs_.data());
+  // prefix sum did not wrap; after the fast one it can only have for a
+  // corrupt block, whose last doc then differs from the header's.
   if (docs_[kForBlockSize - 1] != doc) return Fail("skip header disagrees with its block");
   skip_pos_fp_ += pos_fp_delta;
   block_base_ = static_cast<uint32_t>(doc);

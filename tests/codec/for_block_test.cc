@@ -340,5 +340,69 @@ TEST(ForBlockTest, Avx2UnpackersMatchThePackedValues) {
   }
 }
 
+// DecodeForDeltaBlock (and both unpackers it picks from: the baseline, and
+// AVX2's where the CPU has it) against plain loops: the prefix sums of the
+// block's values from a random doc base, modulo 2^32, and the OR of every
+// value minus 1; every bit width, with and without a frame base (values
+// from 0 to 2^32 - 1, so sums wrap and zeros show in the OR), decoded from
+// a heap copy of exactly the encoded bytes.
+TEST(ForBlockTest, DeltaBlocksDecodeToPrefixSumsAndChecks) {
+  Random rng(testing::TestSeed(111));
+#if defined(__x86_64__)
+  const bool avx2 = __builtin_cpu_supports("avx2");
+#else
+  const bool avx2 = false;
+#endif
+  for (int round = 0; round < 40; ++round) {
+    for (int bits = 0; bits <= 32; ++bits) {
+      const uint32_t frame = round % 2 == 0 || bits == 32
+                                 ? 0
+                                 : static_cast<uint32_t>(rng.Uniform(uint64_t{1} << (32 - bits)));
+      const Block block = RandomBlock(rng, bits, frame);
+      const uint32_t doc_base = static_cast<uint32_t>(rng.Next());
+      Block want;
+      uint32_t want_bits = 0;
+      uint32_t sum = doc_base;
+      for (size_t i = 0; i < kForBlockSize; ++i) {
+        want[i] = sum += block[i];
+        want_bits |= block[i] - 1;
+      }
+      SCOPED_TRACE("bits " + std::to_string(bits) + ", frame " + std::to_string(frame));
+      std::string encoded;
+      EncodeForBlock(block, &encoded);
+      const std::vector<uint8_t> copy(encoded.begin(), encoded.end());
+      const uint8_t* p = copy.data();
+      Block got;
+      uint32_t got_bits = 0;
+      ASSERT_TRUE(DecodeForDeltaBlock(&p, copy.data() + copy.size(), doc_base, got, &got_bits));
+      EXPECT_EQ(p, copy.data() + copy.size());
+      ASSERT_EQ(got, want);
+      ASSERT_EQ(got_bits, want_bits);
+      // Both unpackers on the packed lanes (frame stored as the encoder did).
+      std::vector<uint8_t> packed(16 * bits);
+      Block lanes = block;
+      const uint32_t stored_frame =
+          bits < BitsRequired(*std::max_element(block.begin(), block.end()))
+              ? *std::min_element(block.begin(), block.end())
+              : 0;
+      for (uint32_t& v : lanes) v -= stored_frame;
+      if (bits > 0) internal::PackLanes(bits, lanes.data(), packed.data());
+      got.fill(0);
+      internal::UnpackDeltasBaseline(bits, packed.data(), got.data(), stored_frame, doc_base,
+                                     &got_bits);
+      ASSERT_EQ(got, want) << "baseline";
+      ASSERT_EQ(got_bits, want_bits) << "baseline";
+      got.fill(0);
+      ASSERT_EQ(internal::UnpackDeltasAvx2(bits, packed.data(), got.data(), stored_frame, doc_base,
+                                           &got_bits),
+                avx2);
+      if (avx2) {
+        ASSERT_EQ(got, want) << "AVX2";
+        ASSERT_EQ(got_bits, want_bits) << "AVX2";
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace invert
