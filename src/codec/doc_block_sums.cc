@@ -1,5 +1,5 @@
-// CheckFreqBlock and PrefixSumDocBlock: a baseline build (SSE2 on x86-64)
-// and, on x86-64, AVX2 versions compiled for that target alone (the
+// PrefixSumDocBlock: a baseline build (SSE2 on x86-64)
+// and, on x86-64, an AVX2 version compiled for that target alone (the
 // `target` attribute), chosen by what the CPU reports on first use.
 #include "codec/doc_block_sums.h"
 
@@ -12,24 +12,8 @@
 #endif
 
 namespace invert::postings_internal {
-namespace {
 
 static_assert(kForBlockSize % 8 == 0, "whole vectors of 8 lanes");
-
-// The loop every check variant compiles, inlined into each: the compiler
-// vectorizes it to the lanes of the caller's target.
-inline DocBlockChecks CheckLoop(const uint32_t* freqs) {
-  DocBlockChecks c;
-  for (size_t i = 0; i < kForBlockSize; ++i) {
-    c.minus_one_bits |= freqs[i] - 1;
-    c.freq_sum += freqs[i];
-  }
-  return c;
-}
-
-}  // namespace
-
-DocBlockChecks CheckFreqBlockBaseline(const uint32_t* freqs) { return CheckLoop(freqs); }
 
 void PrefixSumDocBlockBaseline(uint32_t base, uint32_t* a) {
 #if defined(__SSE2__)
@@ -54,10 +38,6 @@ bool CpuHasAvx2() {
   return has;
 }
 
-__attribute__((target("avx2"))) DocBlockChecks CheckFreqBlockAvx2(const uint32_t* freqs) {
-  return CheckLoop(freqs);
-}
-
 __attribute__((target("avx2"))) void PrefixSumDocBlockAvx2(uint32_t base, uint32_t* a) {
   // Each 8 lanes: the prefix sums within each 128-bit half (two shifted
   // adds), then the low half's total added to the high half, then the
@@ -78,10 +58,6 @@ __attribute__((target("avx2"))) void PrefixSumDocBlockAvx2(uint32_t base, uint32
   }
 }
 
-DocBlockChecks CheckFreqBlock(const uint32_t* freqs) {
-  return CpuHasAvx2() ? CheckFreqBlockAvx2(freqs) : CheckFreqBlockBaseline(freqs);
-}
-
 void PrefixSumDocBlock(uint32_t base, uint32_t* a) {
   if (CpuHasAvx2()) {
     PrefixSumDocBlockAvx2(base, a);
@@ -93,9 +69,7 @@ void PrefixSumDocBlock(uint32_t base, uint32_t* a) {
 #else  // no AVX2 variants: the baseline everywhere
 
 bool CpuHasAvx2() { return false; }
-DocBlockChecks CheckFreqBlockAvx2(const uint32_t* freqs) { return CheckFreqBlockBaseline(freqs); }
 void PrefixSumDocBlockAvx2(uint32_t base, uint32_t* a) { PrefixSumDocBlockBaseline(base, a); }
-DocBlockChecks CheckFreqBlock(const uint32_t* freqs) { return CheckFreqBlockBaseline(freqs); }
 void PrefixSumDocBlock(uint32_t base, uint32_t* a) { PrefixSumDocBlockBaseline(base, a); }
 
 #endif

@@ -1,11 +1,9 @@
-// Passes over a block of kForBlockSize decoded values: the freqs' checks
-// (one OR and one sum) PostingsCursor makes on each full doc block, and a
-// prefix sum (doc deltas into doc ids without AVX2, where DecodeForDeltaBlock
-// does not fuse it into the unpacking; the positions' starts of a block).
-// Each runs 8 lanes wide with AVX2 where the CPU has it (asked once per
-// process), else 4 lanes with SSE2 (every x86-64), else one value at a time;
-// every variant returns the same values, bit for bit
-// (tests/codec/doc_block_sums_test.cc).
+// The prefix sum of a block of kForBlockSize values: doc deltas into doc
+// ids where DecodeForDeltaBlock does not fuse it into the unpacking (no
+// AVX2), and the positions' starts of a doc block. It runs 8 lanes wide with
+// AVX2 where the CPU has it (asked once per process), else 4 lanes with SSE2
+// (every x86-64), else one value at a time; every variant returns the same
+// values, bit for bit (tests/codec/doc_block_sums_test.cc).
 #ifndef INVERT_CODEC_DOC_BLOCK_SUMS_H_
 #define INVERT_CODEC_DOC_BLOCK_SUMS_H_
 
@@ -28,24 +26,12 @@ inline __m128i PrefixSum4(__m128i x, __m128i carry) {
 }
 #endif
 
-struct DocBlockChecks {
-  // OR over i of freqs[i] - 1, modulo 2^32: below 2^24 iff every value is
-  // in [1, 2^24] (a 0 wraps to all ones).
-  uint32_t minus_one_bits = 0;
-  // The freqs' sum modulo 2^32 (exact when minus_one_bits < 2^24).
-  uint32_t freq_sum = 0;
-};
-
-// Over kForBlockSize freqs.
-DocBlockChecks CheckFreqBlock(const uint32_t* freqs);
 // a[i] = base + a[0] + ... + a[i] modulo 2^32, over kForBlockSize values.
 void PrefixSumDocBlock(uint32_t base, uint32_t* a);
 
-// The variants the two above choose from, for tests. The AVX2 ones
-// REQUIRE CpuHasAvx2().
+// The variants PrefixSumDocBlock chooses from, for tests. The AVX2 one
+// REQUIRES CpuHasAvx2().
 bool CpuHasAvx2();
-DocBlockChecks CheckFreqBlockBaseline(const uint32_t* freqs);
-DocBlockChecks CheckFreqBlockAvx2(const uint32_t* freqs);
 void PrefixSumDocBlockBaseline(uint32_t base, uint32_t* a);
 void PrefixSumDocBlockAvx2(uint32_t base, uint32_t* a);
 

@@ -210,11 +210,47 @@ __attribute__((target("avx2"))) void UnpackDeltasAvx2(const uint8_t* __restrict 
   UnpackDeltasAvx2Impl<kBits, kBase>(in, out, for_base, doc_base, minus_one_bits,
                                      std::make_index_sequence<kValuesPerLane / 2>());
 }
+// DecodeForCountedBlock's unpacker: each 8 values (plus the frame base if
+// kBase) stored, OR'd minus 1 into the checks and added into 8 lane sums.
+template <int kBits, bool kBase, size_t... kPair>
+__attribute__((target("avx2"))) inline void UnpackCountedAvx2Impl(
+    const uint8_t* __restrict in, uint32_t* __restrict out, uint32_t for_base,
+    uint32_t* minus_one_bits, uint32_t* sum, std::index_sequence<kPair...>) {
+  const __m256i bases = _mm256_set1_epi32(static_cast<int>(for_base));
+  const __m256i ones = _mm256_set1_epi32(1);
+  __m256i bits = _mm256_setzero_si256();
+  __m256i sums = _mm256_setzero_si256();
+  auto pair = [&]<int kP>(std::integral_constant<int, kP>) __attribute__((target("avx2"))) {
+    __m256i v = kBits == 0 ? _mm256_setzero_si256() : UnpackedPairAvx2<kBits, kP>(in);
+    if constexpr (kBase) v = _mm256_add_epi32(v, bases);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + 8 * kP), v);
+    bits = _mm256_or_si256(bits, _mm256_sub_epi32(v, ones));
+    sums = _mm256_add_epi32(sums, v);
+  };
+  (pair(std::integral_constant<int, static_cast<int>(kPair)>()), ...);
+  __m128i b = _mm_or_si128(_mm256_castsi256_si128(bits), _mm256_extracti128_si256(bits, 1));
+  b = _mm_or_si128(b, _mm_shuffle_epi32(b, 0x4e));
+  b = _mm_or_si128(b, _mm_shuffle_epi32(b, 0xb1));
+  *minus_one_bits = static_cast<uint32_t>(_mm_cvtsi128_si32(b));
+  __m128i t = _mm_add_epi32(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
+  t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4e));
+  t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xb1));
+  *sum = static_cast<uint32_t>(_mm_cvtsi128_si32(t));
+}
+
+template <int kBits, bool kBase>
+__attribute__((target("avx2"))) void UnpackCountedAvx2(const uint8_t* __restrict in,
+                                                       uint32_t* __restrict out, uint32_t for_base,
+                                                       uint32_t* minus_one_bits, uint32_t* sum) {
+  UnpackCountedAvx2Impl<kBits, kBase>(in, out, for_base, minus_one_bits, sum,
+                                      std::make_index_sequence<kValuesPerLane / 2>());
+}
 #endif
 
 using PackFn = void (*)(const uint32_t*, uint8_t*);
 using UnpackFn = void (*)(const uint8_t*, uint32_t*, uint32_t);
 using UnpackDeltasFn = void (*)(const uint8_t*, uint32_t*, uint32_t, uint32_t, uint32_t*);
+using UnpackCountedFn = void (*)(const uint8_t*, uint32_t*, uint32_t, uint32_t*, uint32_t*);
 
 template <size_t... kBits>
 constexpr std::array<PackFn, sizeof...(kBits)> MakePackers(std::index_sequence<kBits...>) {
@@ -242,6 +278,15 @@ constexpr std::array<UnpackDeltasFn, sizeof...(kBits)> MakeAvx2DeltaUnpackers(
   return {&UnpackDeltasAvx2<static_cast<int>(kBits), kBase>...};
 }
 constexpr auto kAvx2DeltaUnpackers = MakeAvx2DeltaUnpackers<false>(std::make_index_sequence<33>());
+template <bool kBase, size_t... kBits>
+constexpr std::array<UnpackCountedFn, sizeof...(kBits)> MakeAvx2CountedUnpackers(
+    std::index_sequence<kBits...>) {
+  return {&UnpackCountedAvx2<static_cast<int>(kBits), kBase>...};
+}
+constexpr auto kAvx2CountedUnpackers =
+    MakeAvx2CountedUnpackers<false>(std::make_index_sequence<33>());
+constexpr auto kAvx2BaseCountedUnpackers =
+    MakeAvx2CountedUnpackers<true>(std::make_index_sequence<33>());
 constexpr auto kAvx2BaseDeltaUnpackers =
     MakeAvx2DeltaUnpackers<true>(std::make_index_sequence<33>());
 
@@ -280,6 +325,30 @@ void UnpackDeltasBaseline(int bpv, const uint8_t* in, uint32_t* values, uint32_t
   for (size_t i = 0; i < kForBlockSize; ++i) bits |= values[i] - 1;
   *minus_one_bits = bits;
   postings_internal::PrefixSumDocBlockBaseline(doc_base, values);
+}
+void UnpackCountedBaseline(int bpv, const uint8_t* in, uint32_t* values, uint32_t for_base,
+                           uint32_t* minus_one_bits, uint32_t* sum) {
+  (for_base != 0 ? kBaseUnpackers : kUnpackers)[bpv](in, values, for_base);
+  uint32_t bits = 0;
+  uint32_t total = 0;
+  for (size_t i = 0; i < kForBlockSize; ++i) {
+    bits |= values[i] - 1;
+    total += values[i];
+  }
+  *minus_one_bits = bits;
+  *sum = total;
+}
+bool UnpackCountedAvx2(int bpv, const uint8_t* in, uint32_t* values, uint32_t for_base,
+                       uint32_t* minus_one_bits, uint32_t* sum) {
+#if defined(__x86_64__)
+  if (!CpuHasAvx2()) return false;
+  (for_base != 0 ? kAvx2BaseCountedUnpackers : kAvx2CountedUnpackers)[bpv](in, values, for_base,
+                                                                           minus_one_bits, sum);
+  return true;
+#else
+  (void)bpv, (void)in, (void)values, (void)for_base, (void)minus_one_bits, (void)sum;
+  return false;
+#endif
 }
 bool UnpackDeltasAvx2(int bpv, const uint8_t* in, uint32_t* values, uint32_t for_base,
                       uint32_t doc_base, uint32_t* minus_one_bits) {
@@ -368,6 +437,19 @@ bool DecodeForDeltaBlock(const uint8_t** p, const uint8_t* end, uint32_t doc_bas
   if (!ReadHeader(p, end, &bpv, &base)) return false;
   if (!internal::UnpackDeltasAvx2(bpv, *p, values.data(), base, doc_base, minus_one_bits)) {
     internal::UnpackDeltasBaseline(bpv, *p, values.data(), base, doc_base, minus_one_bits);
+  }
+  *p += 16 * bpv;
+  return true;
+}
+
+bool DecodeForCountedBlock(const uint8_t** p, const uint8_t* end,
+                           std::span<uint32_t, kForBlockSize> values, uint32_t* minus_one_bits,
+                           uint32_t* sum) {
+  int bpv;
+  uint32_t base;
+  if (!ReadHeader(p, end, &bpv, &base)) return false;
+  if (!internal::UnpackCountedAvx2(bpv, *p, values.data(), base, minus_one_bits, sum)) {
+    internal::UnpackCountedBaseline(bpv, *p, values.data(), base, minus_one_bits, sum);
   }
   *p += 16 * bpv;
   return true;

@@ -68,6 +68,13 @@ bool DecodeForBlock(const uint8_t** p, const uint8_t* end,
 bool DecodeForDeltaBlock(const uint8_t** p, const uint8_t* end, uint32_t doc_base,
                          std::span<uint32_t, kForBlockSize> values, uint32_t* minus_one_bits);
 
+// DecodeForBlock, also setting *minus_one_bits to the OR over i of
+// values[i] - 1 and *sum to the values' sum (both modulo 2^32), in the same
+// pass where the CPU has AVX2 (a block of freqs and its checks).
+bool DecodeForCountedBlock(const uint8_t** p, const uint8_t* end,
+                           std::span<uint32_t, kForBlockSize> values, uint32_t* minus_one_bits,
+                           uint32_t* sum);
+
 // Advances *p past one block without unpacking it (for skipping). Returns
 // false on a malformed or truncated header or short packed area.
 bool SkipForBlock(const uint8_t** p, const uint8_t* end);
@@ -102,6 +109,11 @@ void UnpackDeltasBaseline(int bpv, const uint8_t* in, uint32_t* values, uint32_t
                           uint32_t doc_base, uint32_t* minus_one_bits);
 bool UnpackDeltasAvx2(int bpv, const uint8_t* in, uint32_t* values, uint32_t for_base,
                       uint32_t doc_base, uint32_t* minus_one_bits);
+// DecodeForCountedBlock's, likewise.
+void UnpackCountedBaseline(int bpv, const uint8_t* in, uint32_t* values, uint32_t for_base,
+                           uint32_t* minus_one_bits, uint32_t* sum);
+bool UnpackCountedAvx2(int bpv, const uint8_t* in, uint32_t* values, uint32_t for_base,
+                       uint32_t* minus_one_bits, uint32_t* sum);
 }  // namespace internal
 
 }  // namespace invert

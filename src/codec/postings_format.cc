@@ -771,11 +771,12 @@ bool PostingsCursor::DecodeFullBlock(const uint8_t* header, uint32_t last_delta,
   if (!DecodeForDeltaBlock(&doc_ptr_, block_end, block_base_, docs_, &delta_bits)) {
     return Fail("bad doc block");
   }
-  postings_internal::DocBlockChecks checks{0, static_cast<uint32_t>(kForBlockSize)};
+  uint32_t freq_bits = 0;  // the OR of every freq minus 1
+  uint32_t freq_sum32 = static_cast<uint32_t>(kForBlockSize);
   if (has_freqs_) {
-    if (!DecodeForBlock(&doc_ptr_, block_end, freqs_)) return Fail("bad freq block");
-    // (postings_internal::CheckFreqBlock: AVX2 where the CPU has it.)
-    checks = postings_internal::CheckFreqBlock(freqs_.data());
+    if (!DecodeForCountedBlock(&doc_ptr_, block_end, freqs_, &freq_bits, &freq_sum32)) {
+      return Fail("bad freq block");
+    }
   } else {
     freqs_.fill(1);
   }
@@ -783,7 +784,7 @@ bool PostingsCursor::DecodeFullBlock(const uint8_t* header, uint32_t last_delta,
   // The block's checks: every delta >= 1 except the term's first, which
   // may be 0; every freq >= 1; the deltas' sum is the header's last doc;
   // the freqs' sum is the header's (with positions). The common case from
-  // the ORs of every value minus 1 the decoding and CheckFreqBlock took: it
+  // the ORs of every value minus 1 the two decodings took: it
   // is below 2^24 iff every value is in [1, 2^24] (a 0 wraps to all ones).
   // Then the freqs' 32-bit sum is exact (128 * 2^24 = 2^31) and so is the
   // prefix sum, whose last doc is the deltas' sum: it cannot wrap onto the
@@ -793,9 +794,9 @@ bool PostingsCursor::DecodeFullBlock(const uint8_t* header, uint32_t last_delta,
   // back from the doc ids (consecutive differences modulo 2^32 are the
   // deltas exactly).
   static_assert(kForBlockSize <= 128, "128 values of at most 2^24 sum to at most 2^31");
-  uint64_t sum = checks.freq_sum;
+  uint64_t sum = freq_sum32;
   const uint64_t doc = uint64_t{block_base_} + last_delta;
-  if ((delta_bits | checks.minus_one_bits) >= (uint32_t{1} << 24)) {
+  if ((delta_bits | freq_bits) >= (uint32_t{1} << 24)) {
     uint32_t zero_deltas = 0;
     uint32_t zero_freqs = 0;
     uint64_t delta_sum = 0;

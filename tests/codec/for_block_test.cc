@@ -404,5 +404,65 @@ TEST(ForBlockTest, DeltaBlocksDecodeToPrefixSumsAndChecks) {
   }
 }
 
+// DecodeForCountedBlock (and both unpackers it picks from) against plain
+// loops: the values, the OR of every value minus 1 and their sum, both
+// modulo 2^32; every bit width, with and without a frame base, decoded from
+// a heap copy of exactly the encoded bytes.
+TEST(ForBlockTest, CountedBlocksDecodeWithTheirChecks) {
+  Random rng(testing::TestSeed(113));
+#if defined(__x86_64__)
+  const bool avx2 = __builtin_cpu_supports("avx2");
+#else
+  const bool avx2 = false;
+#endif
+  for (int round = 0; round < 40; ++round) {
+    for (int bits = 0; bits <= 32; ++bits) {
+      const uint32_t frame = round % 2 == 0 || bits == 32
+                                 ? 0
+                                 : static_cast<uint32_t>(rng.Uniform(uint64_t{1} << (32 - bits)));
+      const Block block = RandomBlock(rng, bits, frame);
+      uint32_t want_bits = 0;
+      uint32_t want_sum = 0;
+      for (uint32_t v : block) {
+        want_bits |= v - 1;
+        want_sum += v;
+      }
+      SCOPED_TRACE("bits " + std::to_string(bits) + ", frame " + std::to_string(frame));
+      std::string encoded;
+      EncodeForBlock(block, &encoded);
+      const std::vector<uint8_t> copy(encoded.begin(), encoded.end());
+      const uint8_t* p = copy.data();
+      Block got;
+      uint32_t got_bits = 0;
+      uint32_t got_sum = 0;
+      ASSERT_TRUE(DecodeForCountedBlock(&p, copy.data() + copy.size(), got, &got_bits, &got_sum));
+      EXPECT_EQ(p, copy.data() + copy.size());
+      ASSERT_EQ(got, block);
+      ASSERT_EQ(got_bits, want_bits);
+      ASSERT_EQ(got_sum, want_sum);
+      std::vector<uint8_t> packed(16 * bits);
+      Block lanes = block;
+      const uint32_t stored_frame = frame != 0 ? *std::min_element(block.begin(), block.end()) : 0;
+      for (uint32_t& v : lanes) v -= stored_frame;
+      if (bits > 0) internal::PackLanes(bits, lanes.data(), packed.data());
+      got.fill(0);
+      internal::UnpackCountedBaseline(bits, packed.data(), got.data(), stored_frame, &got_bits,
+                                      &got_sum);
+      ASSERT_EQ(got, block) << "baseline";
+      ASSERT_EQ(got_bits, want_bits) << "baseline";
+      ASSERT_EQ(got_sum, want_sum) << "baseline";
+      got.fill(0);
+      ASSERT_EQ(internal::UnpackCountedAvx2(bits, packed.data(), got.data(), stored_frame,
+                                            &got_bits, &got_sum),
+                avx2);
+      if (avx2) {
+        ASSERT_EQ(got, block) << "AVX2";
+        ASSERT_EQ(got_bits, want_bits) << "AVX2";
+        ASSERT_EQ(got_sum, want_sum) << "AVX2";
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace invert
