@@ -168,6 +168,20 @@ __attribute__((target("avx2"))) void UnpackAvx2(const uint8_t* __restrict in,
   }
 }
 
+// The OR and the sum of a register's 8 lanes.
+__attribute__((target("avx2"))) inline uint32_t OrLanes(__m256i x) {
+  __m128i v = _mm_or_si128(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
+  v = _mm_or_si128(v, _mm_shuffle_epi32(v, 0x4e));
+  v = _mm_or_si128(v, _mm_shuffle_epi32(v, 0xb1));
+  return static_cast<uint32_t>(_mm_cvtsi128_si32(v));
+}
+__attribute__((target("avx2"))) inline uint32_t AddLanes(__m256i x) {
+  __m128i v = _mm_add_epi32(_mm256_castsi256_si128(x), _mm256_extracti128_si256(x, 1));
+  v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0x4e));
+  v = _mm_add_epi32(v, _mm_shuffle_epi32(v, 0xb1));
+  return static_cast<uint32_t>(_mm_cvtsi128_si32(v));
+}
+
 // DecodeForDeltaBlock's unpacker: each 8 deltas (plus the frame base if
 // kBase) OR'd minus 1 into the checks, then turned into their prefix sums
 // in the register (within each 128-bit half by two shifted adds, the low
@@ -197,10 +211,7 @@ __attribute__((target("avx2"))) inline void UnpackDeltasAvx2Impl(
     carry = _mm256_permutevar8x32_epi32(v, last);
   };
   (pair(std::integral_constant<int, static_cast<int>(kPair)>()), ...);
-  __m128i folded = _mm_or_si128(_mm256_castsi256_si128(bits), _mm256_extracti128_si256(bits, 1));
-  folded = _mm_or_si128(folded, _mm_shuffle_epi32(folded, 0x4e));
-  folded = _mm_or_si128(folded, _mm_shuffle_epi32(folded, 0xb1));
-  *minus_one_bits = static_cast<uint32_t>(_mm_cvtsi128_si32(folded));
+  *minus_one_bits = OrLanes(bits);
 }
 
 template <int kBits, bool kBase>
@@ -210,6 +221,7 @@ __attribute__((target("avx2"))) void UnpackDeltasAvx2(const uint8_t* __restrict 
   UnpackDeltasAvx2Impl<kBits, kBase>(in, out, for_base, doc_base, minus_one_bits,
                                      std::make_index_sequence<kValuesPerLane / 2>());
 }
+
 // DecodeForCountedBlock's unpacker: each 8 values (plus the frame base if
 // kBase) stored, OR'd minus 1 into the checks and added into 8 lane sums.
 template <int kBits, bool kBase, size_t... kPair>
@@ -228,14 +240,8 @@ __attribute__((target("avx2"))) inline void UnpackCountedAvx2Impl(
     sums = _mm256_add_epi32(sums, v);
   };
   (pair(std::integral_constant<int, static_cast<int>(kPair)>()), ...);
-  __m128i b = _mm_or_si128(_mm256_castsi256_si128(bits), _mm256_extracti128_si256(bits, 1));
-  b = _mm_or_si128(b, _mm_shuffle_epi32(b, 0x4e));
-  b = _mm_or_si128(b, _mm_shuffle_epi32(b, 0xb1));
-  *minus_one_bits = static_cast<uint32_t>(_mm_cvtsi128_si32(b));
-  __m128i t = _mm_add_epi32(_mm256_castsi256_si128(sums), _mm256_extracti128_si256(sums, 1));
-  t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0x4e));
-  t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xb1));
-  *sum = static_cast<uint32_t>(_mm_cvtsi128_si32(t));
+  *minus_one_bits = OrLanes(bits);
+  *sum = AddLanes(sums);
 }
 
 template <int kBits, bool kBase>

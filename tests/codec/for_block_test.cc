@@ -307,6 +307,15 @@ TEST(ForBlockTest, InternalPackersMatchReferenceLayout) {
   }
 }
 
+// Whether this CPU runs the AVX2 decoders (the library asks the same).
+bool CpuHasAvx2ForTest() {
+#if defined(__x86_64__)
+  return __builtin_cpu_supports("avx2");
+#else
+  return false;
+#endif
+}
+
 // The AVX2 unpackers (what DecodeForBlock runs where the CPU has AVX2)
 // against the values packed, for every bit width, with and without a base,
 // from a heap copy of exactly 16 * bpv bytes (ASan sees any read past the
@@ -314,11 +323,7 @@ TEST(ForBlockTest, InternalPackersMatchReferenceLayout) {
 // nothing.
 TEST(ForBlockTest, Avx2UnpackersMatchThePackedValues) {
   Random rng(testing::TestSeed(109));
-#if defined(__x86_64__)
-  const bool avx2 = __builtin_cpu_supports("avx2");
-#else
-  const bool avx2 = false;
-#endif
+  const bool avx2 = CpuHasAvx2ForTest();
   std::printf("[ CPU      ] AVX2 %s\n", avx2 ? "yes: its unpackers checked" : "no");
   for (int round = 0; round < 20; ++round) {
     for (int bits = 0; bits <= 32; ++bits) {
@@ -340,61 +345,70 @@ TEST(ForBlockTest, Avx2UnpackersMatchThePackedValues) {
   }
 }
 
+// A block for the decoders' tests: `bits` bits per value, with a frame
+// base in odd rounds (values from 0 to 2^32 - 1, so sums wrap and zeros
+// show in ORs); its encoding as a heap copy of exactly its bytes, and its
+// packed lanes with the frame base the encoder stored.
+struct DecoderCase {
+  Block block;
+  std::vector<uint8_t> encoded;
+  std::vector<uint8_t> packed;
+  uint32_t stored_frame = 0;
+};
+DecoderCase MakeDecoderCase(Random& rng, int bits, int round) {
+  DecoderCase c;
+  const uint32_t frame = round % 2 == 0 || bits == 32
+                             ? 0
+                             : static_cast<uint32_t>(rng.Uniform(uint64_t{1} << (32 - bits)));
+  c.block = RandomBlock(rng, bits, frame);
+  std::string encoded;
+  EncodeForBlock(c.block, &encoded);
+  c.encoded.assign(encoded.begin(), encoded.end());
+  // RandomBlock spans exactly `bits` bits from its frame, so the encoder
+  // stores the frame (the minimum) iff it is not 0.
+  c.stored_frame = frame != 0 ? *std::min_element(c.block.begin(), c.block.end()) : 0;
+  Block lanes = c.block;
+  for (uint32_t& v : lanes) v -= c.stored_frame;
+  c.packed.resize(16 * bits);
+  if (bits > 0) internal::PackLanes(bits, lanes.data(), c.packed.data());
+  return c;
+}
+
 // DecodeForDeltaBlock (and both unpackers it picks from: the baseline, and
 // AVX2's where the CPU has it) against plain loops: the prefix sums of the
 // block's values from a random doc base, modulo 2^32, and the OR of every
-// value minus 1; every bit width, with and without a frame base (values
-// from 0 to 2^32 - 1, so sums wrap and zeros show in the OR), decoded from
-// a heap copy of exactly the encoded bytes.
+// value minus 1; every bit width, with and without a frame base.
 TEST(ForBlockTest, DeltaBlocksDecodeToPrefixSumsAndChecks) {
   Random rng(testing::TestSeed(111));
-#if defined(__x86_64__)
-  const bool avx2 = __builtin_cpu_supports("avx2");
-#else
-  const bool avx2 = false;
-#endif
+  const bool avx2 = CpuHasAvx2ForTest();
   for (int round = 0; round < 40; ++round) {
     for (int bits = 0; bits <= 32; ++bits) {
-      const uint32_t frame = round % 2 == 0 || bits == 32
-                                 ? 0
-                                 : static_cast<uint32_t>(rng.Uniform(uint64_t{1} << (32 - bits)));
-      const Block block = RandomBlock(rng, bits, frame);
+      const DecoderCase c = MakeDecoderCase(rng, bits, round);
       const uint32_t doc_base = static_cast<uint32_t>(rng.Next());
       Block want;
       uint32_t want_bits = 0;
       uint32_t sum = doc_base;
       for (size_t i = 0; i < kForBlockSize; ++i) {
-        want[i] = sum += block[i];
-        want_bits |= block[i] - 1;
+        want[i] = sum += c.block[i];
+        want_bits |= c.block[i] - 1;
       }
-      SCOPED_TRACE("bits " + std::to_string(bits) + ", frame " + std::to_string(frame));
-      std::string encoded;
-      EncodeForBlock(block, &encoded);
-      const std::vector<uint8_t> copy(encoded.begin(), encoded.end());
-      const uint8_t* p = copy.data();
+      SCOPED_TRACE("bits " + std::to_string(bits) + ", frame " + std::to_string(c.stored_frame));
+      const uint8_t* p = c.encoded.data();
       Block got;
       uint32_t got_bits = 0;
-      ASSERT_TRUE(DecodeForDeltaBlock(&p, copy.data() + copy.size(), doc_base, got, &got_bits));
-      EXPECT_EQ(p, copy.data() + copy.size());
+      ASSERT_TRUE(
+          DecodeForDeltaBlock(&p, c.encoded.data() + c.encoded.size(), doc_base, got, &got_bits));
+      EXPECT_EQ(p, c.encoded.data() + c.encoded.size());
       ASSERT_EQ(got, want);
       ASSERT_EQ(got_bits, want_bits);
-      // Both unpackers on the packed lanes (frame stored as the encoder did).
-      std::vector<uint8_t> packed(16 * bits);
-      Block lanes = block;
-      const uint32_t stored_frame =
-          bits < BitsRequired(*std::max_element(block.begin(), block.end()))
-              ? *std::min_element(block.begin(), block.end())
-              : 0;
-      for (uint32_t& v : lanes) v -= stored_frame;
-      if (bits > 0) internal::PackLanes(bits, lanes.data(), packed.data());
       got.fill(0);
-      internal::UnpackDeltasBaseline(bits, packed.data(), got.data(), stored_frame, doc_base,
+      internal::UnpackDeltasBaseline(bits, c.packed.data(), got.data(), c.stored_frame, doc_base,
                                      &got_bits);
       ASSERT_EQ(got, want) << "baseline";
       ASSERT_EQ(got_bits, want_bits) << "baseline";
       got.fill(0);
-      ASSERT_EQ(internal::UnpackDeltasAvx2(bits, packed.data(), got.data(), stored_frame, doc_base,
-                                           &got_bits),
+      ASSERT_EQ(internal::UnpackDeltasAvx2(bits, c.packed.data(), got.data(), c.stored_frame,
+                                           doc_base, &got_bits),
                 avx2);
       if (avx2) {
         ASSERT_EQ(got, want) << "AVX2";
@@ -406,57 +420,42 @@ TEST(ForBlockTest, DeltaBlocksDecodeToPrefixSumsAndChecks) {
 
 // DecodeForCountedBlock (and both unpackers it picks from) against plain
 // loops: the values, the OR of every value minus 1 and their sum, both
-// modulo 2^32; every bit width, with and without a frame base, decoded from
-// a heap copy of exactly the encoded bytes.
+// modulo 2^32; every bit width, with and without a frame base.
 TEST(ForBlockTest, CountedBlocksDecodeWithTheirChecks) {
   Random rng(testing::TestSeed(113));
-#if defined(__x86_64__)
-  const bool avx2 = __builtin_cpu_supports("avx2");
-#else
-  const bool avx2 = false;
-#endif
+  const bool avx2 = CpuHasAvx2ForTest();
   for (int round = 0; round < 40; ++round) {
     for (int bits = 0; bits <= 32; ++bits) {
-      const uint32_t frame = round % 2 == 0 || bits == 32
-                                 ? 0
-                                 : static_cast<uint32_t>(rng.Uniform(uint64_t{1} << (32 - bits)));
-      const Block block = RandomBlock(rng, bits, frame);
+      const DecoderCase c = MakeDecoderCase(rng, bits, round);
       uint32_t want_bits = 0;
       uint32_t want_sum = 0;
-      for (uint32_t v : block) {
+      for (uint32_t v : c.block) {
         want_bits |= v - 1;
         want_sum += v;
       }
-      SCOPED_TRACE("bits " + std::to_string(bits) + ", frame " + std::to_string(frame));
-      std::string encoded;
-      EncodeForBlock(block, &encoded);
-      const std::vector<uint8_t> copy(encoded.begin(), encoded.end());
-      const uint8_t* p = copy.data();
+      SCOPED_TRACE("bits " + std::to_string(bits) + ", frame " + std::to_string(c.stored_frame));
+      const uint8_t* p = c.encoded.data();
       Block got;
       uint32_t got_bits = 0;
       uint32_t got_sum = 0;
-      ASSERT_TRUE(DecodeForCountedBlock(&p, copy.data() + copy.size(), got, &got_bits, &got_sum));
-      EXPECT_EQ(p, copy.data() + copy.size());
-      ASSERT_EQ(got, block);
+      ASSERT_TRUE(
+          DecodeForCountedBlock(&p, c.encoded.data() + c.encoded.size(), got, &got_bits, &got_sum));
+      EXPECT_EQ(p, c.encoded.data() + c.encoded.size());
+      ASSERT_EQ(got, c.block);
       ASSERT_EQ(got_bits, want_bits);
       ASSERT_EQ(got_sum, want_sum);
-      std::vector<uint8_t> packed(16 * bits);
-      Block lanes = block;
-      const uint32_t stored_frame = frame != 0 ? *std::min_element(block.begin(), block.end()) : 0;
-      for (uint32_t& v : lanes) v -= stored_frame;
-      if (bits > 0) internal::PackLanes(bits, lanes.data(), packed.data());
       got.fill(0);
-      internal::UnpackCountedBaseline(bits, packed.data(), got.data(), stored_frame, &got_bits,
+      internal::UnpackCountedBaseline(bits, c.packed.data(), got.data(), c.stored_frame, &got_bits,
                                       &got_sum);
-      ASSERT_EQ(got, block) << "baseline";
+      ASSERT_EQ(got, c.block) << "baseline";
       ASSERT_EQ(got_bits, want_bits) << "baseline";
       ASSERT_EQ(got_sum, want_sum) << "baseline";
       got.fill(0);
-      ASSERT_EQ(internal::UnpackCountedAvx2(bits, packed.data(), got.data(), stored_frame,
+      ASSERT_EQ(internal::UnpackCountedAvx2(bits, c.packed.data(), got.data(), c.stored_frame,
                                             &got_bits, &got_sum),
                 avx2);
       if (avx2) {
-        ASSERT_EQ(got, block) << "AVX2";
+        ASSERT_EQ(got, c.block) << "AVX2";
         ASSERT_EQ(got_bits, want_bits) << "AVX2";
         ASSERT_EQ(got_sum, want_sum) << "AVX2";
       }

@@ -136,6 +136,32 @@ void BumpVInt(std::vector<uint8_t>* bytes, size_t at, int index, uint32_t delta)
   std::copy(encoded, encoded + (p - start), bytes->begin() + (start - bytes->data()));
 }
 
+// Every problem of `report`, one per line (for failure messages).
+std::string AllProblems(const CheckReport& report) {
+  std::string all;
+  for (const std::string& p : report.problems) all += p + "\n";
+  return all;
+}
+
+// The skip runs (ReadSkipGroups) of the body field's term "common" in the
+// only segment of the index in `dir` (`seg` set to it), and `doc`: its .doc
+// without the footer, and *offset the term's doc_offset.
+void ReadCommonRuns(Directory* dir, CommitSegment* seg,
+                    std::vector<PostingsCursor::SkipGroup>* runs, std::vector<uint8_t>* doc,
+                    uint64_t* offset) {
+  std::unique_ptr<SegmentReader> reader = OpenSegment(dir, seg);
+  ASSERT_NE(reader, nullptr);
+  ASSERT_EQ(reader->doc_version(), kDocFormatVersion);
+  const FieldInfo* body = reader->FieldByName("body");
+  TermDictCursor cursor = reader->Terms(body->number)->NewCursor();
+  absl::StatusOr<bool> found = cursor.SeekExact("common");
+  ASSERT_TRUE(found.ok() && *found);
+  PostingsCursor postings = reader->Postings(body->number, cursor.stats());
+  ASSERT_TRUE(postings.ReadSkipGroups(runs));
+  doc->assign(reader->doc_file().begin(), reader->doc_file().end() - kFooterLength);
+  *offset = cursor.stats().doc_offset;
+}
+
 // Writes `doc` (a .doc file without its footer) as segment `seg`'s .doc,
 // with a footer, and reseals the segment and commit.
 void ReplaceDocFile(Directory* dir, const CommitSegment& seg, const std::vector<uint8_t>& doc) {
@@ -159,27 +185,15 @@ TEST(ImpactsCheckTest, Level1HeadersThatDisagreeWithTheirGroupsAreReported) {
   CommitSegment seg;
   std::vector<uint8_t> doc;
   uint64_t group0 = 0;
-  uint64_t group1 = 0;
-  {
-    std::unique_ptr<SegmentReader> reader = OpenSegment(dir.get(), &seg);
-    ASSERT_NE(reader, nullptr);
-    const FieldInfo* body = reader->FieldByName("body");
-    TermDictCursor cursor = reader->Terms(body->number)->NewCursor();
-    absl::StatusOr<bool> found = cursor.SeekExact("common");
-    ASSERT_TRUE(found.ok() && *found);
-    PostingsCursor postings = reader->Postings(body->number, cursor.stats());
-    std::vector<PostingsCursor::SkipGroup> groups;
-    ASSERT_TRUE(postings.ReadSkipGroups(&groups));
-    ASSERT_EQ(groups.size(), 2u);
-    doc.assign(reader->doc_file().begin(), reader->doc_file().end() - kFooterLength);
-    // Group 1's header follows group 0's header and its group_bytes.
-    group0 = cursor.stats().doc_offset;
-    const uint8_t* p = doc.data() + group0;
-    const uint8_t* end = doc.data() + doc.size();
-    uint64_t v = 0;
-    for (int i = 0; i < 5; ++i) ASSERT_TRUE(DecodeVInt64(&p, end, &v));  // ..impact_bytes
-    group1 = static_cast<uint64_t>(p - doc.data()) + v + groups[0].bytes;
-  }
+  std::vector<PostingsCursor::SkipGroup> groups;
+  ASSERT_NO_FATAL_FAILURE(ReadCommonRuns(dir.get(), &seg, &groups, &doc, &group0));
+  ASSERT_EQ(groups.size(), 2u);
+  // Group 1's header follows group 0's header and its group_bytes.
+  const uint8_t* p = doc.data() + group0;
+  const uint8_t* end = doc.data() + doc.size();
+  uint64_t v = 0;
+  for (int i = 0; i < 5; ++i) ASSERT_TRUE(DecodeVInt64(&p, end, &v));  // ..impact_bytes
+  const uint64_t group1 = static_cast<uint64_t>(p - doc.data()) + v + groups[0].bytes;
   // VInts of a level-1 header: 0 last_doc_delta, 1 group_bytes, 2 freq_sum,
   // 3 pos_fp_delta, 4 impact_bytes, 5 the first pair's freq delta.
   BumpVInt(&doc, group0, 5, 1);  // every freq of the frontier one higher
@@ -189,8 +203,7 @@ TEST(ImpactsCheckTest, Level1HeadersThatDisagreeWithTheirGroupsAreReported) {
 
   const CheckReport report = CheckIndex(scratch.path());
   EXPECT_FALSE(report.ok);
-  std::string all;
-  for (const std::string& p : report.problems) all += p + "\n";
+  const std::string all = AllProblems(report);
   EXPECT_TRUE(Reported(report, {"field body term \"common\" group 0", "level-1", "impacts"}))
       << all;
   EXPECT_TRUE(Reported(report, {"field body term \"common\" group 1", "level-1", "last doc"}))
@@ -210,31 +223,18 @@ TEST(ImpactsCheckTest, Level2HeadersThatDisagreeWithTheirRunsAreReported) {
   CommitSegment seg;
   std::vector<uint8_t> doc;
   uint64_t run = 0;
-  {
-    std::unique_ptr<SegmentReader> reader = OpenSegment(dir.get(), &seg);
-    ASSERT_NE(reader, nullptr);
-    ASSERT_EQ(reader->doc_version(), kDocFormatVersion);
-    const FieldInfo* body = reader->FieldByName("body");
-    TermDictCursor cursor = reader->Terms(body->number)->NewCursor();
-    absl::StatusOr<bool> found = cursor.SeekExact("common");
-    ASSERT_TRUE(found.ok() && *found);
-    PostingsCursor postings = reader->Postings(body->number, cursor.stats());
-    std::vector<PostingsCursor::SkipGroup> groups;
-    ASSERT_TRUE(postings.ReadSkipGroups(&groups));
-    ASSERT_EQ(groups.size(), 9u);  // the level-2 run, then its 8 groups
-    ASSERT_EQ(groups[0].level, 2);
-    ASSERT_EQ(groups[1].level, 1);
-    doc.assign(reader->doc_file().begin(), reader->doc_file().end() - kFooterLength);
-    run = cursor.stats().doc_offset;
-  }
+  std::vector<PostingsCursor::SkipGroup> groups;
+  ASSERT_NO_FATAL_FAILURE(ReadCommonRuns(dir.get(), &seg, &groups, &doc, &run));
+  ASSERT_EQ(groups.size(), 9u);  // the level-2 run, then its 8 groups
+  ASSERT_EQ(groups[0].level, 2);
+  ASSERT_EQ(groups[1].level, 1);
   BumpVInt(&doc, run, 5, 1);  // every freq of the frontier one higher
   BumpVInt(&doc, run, 2, 2);  // two positions more
   ASSERT_NO_FATAL_FAILURE(ReplaceDocFile(dir.get(), seg, doc));
 
   const CheckReport report = CheckIndex(scratch.path());
   EXPECT_FALSE(report.ok);
-  std::string all;
-  for (const std::string& p : report.problems) all += p + "\n";
+  const std::string all = AllProblems(report);
   EXPECT_TRUE(Reported(report, {"field body term \"common\" level-2 run 0", "level-2", "impacts"}))
       << all;
   EXPECT_TRUE(Reported(report, {"field body term \"common\" level-2 run 0", "freq_sum"})) << all;
