@@ -493,21 +493,31 @@ inline uint32_t PrefixSum(const uint32_t* in, size_t n, uint32_t base, uint32_t*
   return base;
 }
 
+// The most bytes a skip header's VInts take (the impacts' bytes aside):
+// two VInt32s, two VLongs, the impacts' length.
+constexpr size_t kMaxSkipHeaderVIntBytes = 3 * kMaxVInt32Bytes + 2 * kMaxVInt64Bytes;
+
 template <uint64_t kMaxPosMove = kMaxBlockPosMove>
-inline bool ParseSkipHeader(const uint8_t** p, const uint8_t* end, bool positions, bool impacts,
-                            SkipHeader* h) {
-  if (!DecodeVInt32(p, end, &h->last_delta) || !DecodeVInt32(p, end, &h->bytes)) return false;
-  if (positions) {
-    if (!DecodeVInt64(p, end, &h->freq_sum) || !DecodeVInt64(p, end, &h->pos_fp_delta) ||
-        h->freq_sum > kMaxPosMove || h->pos_fp_delta > kMaxPosMove) {
+[[gnu::always_inline]] inline bool ParseSkipHeader(const uint8_t** p, const uint8_t* end,
+                                                   bool positions, bool impacts, SkipHeader* h) {
+  // Away from the end of the file (every header but a term's last few in
+  // the file's last bytes) the VInts are read without an end check each.
+  if (static_cast<size_t>(end - *p) >= kMaxSkipHeaderVIntBytes) {
+    if (!DecodeVIntUnchecked(p, &h->last_delta) || !DecodeVIntUnchecked(p, &h->bytes) ||
+        (positions &&
+         (!DecodeVIntUnchecked(p, &h->freq_sum) || !DecodeVIntUnchecked(p, &h->pos_fp_delta))) ||
+        (impacts && !DecodeVIntUnchecked(p, &h->impact_bytes))) {
       return false;
     }
+  } else if (!DecodeVInt32(p, end, &h->last_delta) || !DecodeVInt32(p, end, &h->bytes) ||
+             (positions &&
+              (!DecodeVInt64(p, end, &h->freq_sum) || !DecodeVInt64(p, end, &h->pos_fp_delta))) ||
+             (impacts && !DecodeVInt32(p, end, &h->impact_bytes))) {
+    return false;
   }
+  if (positions && (h->freq_sum > kMaxPosMove || h->pos_fp_delta > kMaxPosMove)) return false;
   if (impacts) {
-    if (!DecodeVInt32(p, end, &h->impact_bytes) ||
-        static_cast<uint64_t>(end - *p) < h->impact_bytes) {
-      return false;
-    }
+    if (static_cast<uint64_t>(end - *p) < h->impact_bytes) return false;
     h->impacts = *p;
     *p += h->impact_bytes;
   }

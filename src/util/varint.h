@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace invert {
 
@@ -64,6 +65,32 @@ inline bool DecodeVInt32(const uint8_t** p, const uint8_t* end, uint32_t* value)
     }
   }
   return false;
+}
+
+// DecodeVInt32 (T = uint32_t) / DecodeVInt64 (T = uint64_t) where the
+// caller knows that at least kMaxVInt32Bytes / kMaxVInt64Bytes bytes are
+// readable at *p: the same results (over-long encodings rejected), without
+// an end check per byte; the one- and two-byte values common in skip
+// headers take no loop. Always inlined: as a call it costs what it saves.
+template <typename T>
+[[gnu::always_inline]] inline bool DecodeVIntUnchecked(const uint8_t** p, T* value) {
+  static_assert(std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>);
+  const uint8_t* q = *p;
+  if (q[0] < 0x80) {
+    *value = q[0];
+    *p = q + 1;
+    return true;
+  }
+  if (q[1] < 0x80) {
+    *value = static_cast<T>(q[0] & 0x7fu) | static_cast<T>(q[1]) << 7;
+    *p = q + 2;
+    return true;
+  }
+  if constexpr (sizeof(T) == sizeof(uint32_t)) {
+    return DecodeVInt32(p, q + kMaxVInt32Bytes, value);
+  } else {
+    return DecodeVInt64(p, q + kMaxVInt64Bytes, value);
+  }
 }
 
 }  // namespace invert

@@ -1,6 +1,6 @@
 // Tests of the VInt encoding: edge values round-trip with the expected sizes;
-// truncated and over-long encodings are rejected; both decoders agree with a
-// plain reference decoder on random bytes.
+// truncated and over-long encodings are rejected; the decoders (checked and
+// unchecked) agree with a plain reference decoder on random bytes.
 #include "util/varint.h"
 
 #include <vector>
@@ -141,6 +141,29 @@ TEST(VarintTest, DecodersMatchAReferenceOnRandomBytes) {
       ASSERT_EQ(p, begin + used) << "round " << round;
     }
     (ok32 ? accepted : rejected) += 1;
+
+    // The unchecked decoders, on the same bytes padded to their maximum
+    // length with bytes that are not part of the value the reference read
+    // (where the reference ran out of input, the padding decides: read
+    // again with the padded end).
+    std::vector<uint8_t> padded(buf);
+    padded.resize(buf.size() + kMaxVInt64Bytes);
+    for (size_t pad = buf.size(); pad < padded.size(); ++pad) {
+      padded[pad] = static_cast<uint8_t>(rng.Uniform(256));
+    }
+    const uint8_t* padded_end = padded.data() + padded.size();
+    const auto check_unchecked = [&](auto got, size_t max_bytes, uint8_t last_max) {
+      const uint8_t* q = padded.data();
+      const bool ok = DecodeVIntUnchecked(&q, &got);
+      ASSERT_EQ(ok, ReferenceDecode(padded.data(), padded_end, max_bytes, last_max, &want, &used))
+          << "round " << round << ", " << max_bytes << "-byte maximum";
+      if (ok) {
+        ASSERT_EQ(got, want) << "round " << round;
+        ASSERT_EQ(q, padded.data() + used) << "round " << round;
+      }
+    };
+    check_unchecked(uint64_t{0}, kMaxVInt64Bytes, 0x01);
+    check_unchecked(uint32_t{0}, kMaxVInt32Bytes, 0x0f);
   }
   // Both outcomes came up often (else the strings tested little).
   EXPECT_GT(accepted, 20000);
