@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <cstring>
 
 #if defined(__SSE2__)
@@ -899,18 +900,22 @@ bool PostingsCursor::AdvanceFilteredSlow(uint32_t target, BlockFilter* filter) {
   uint32_t walked = 0;  // blocks skipped by this call, from walk_start
   const uint8_t* walk_start = doc_ptr_;
   for (;;) {
-    // Within the buffered block (locals: no member store per doc).
-    if (buf_n_ > 0) {
+    // Within the buffered block, if its last doc reaches the target (not
+    // when AdvanceFiltered's fast path sent the call here: it found that
+    // it does not, and the block is not scanned for nothing).
+    if (buf_n_ > 0 && target <= docs_[buf_n_ - 1]) {
+      // Found: the buffered docs increase (DecodeFullBlock and LoadDocBlock
+      // check it) and docs_[buf_i_] < target (the cursor's doc, or a block
+      // just loaded whose first doc was below the target).
       const size_t i = postings_internal::FirstAtLeast(docs_, buf_i_ + 1, buf_n_, target);
-      if (i < buf_n_) {
-        buf_i_ = i;
-        doc_ = docs_[i];
-        freq_ = freqs_[i];
-        pos_read_ = 0;
-        return true;
-      }
-      buf_i_ = buf_n_ - 1;
+      assert(i < buf_n_);
+      buf_i_ = i;
+      doc_ = docs_[i];
+      freq_ = freqs_[i];
+      pos_read_ = 0;
+      return true;
     }
+    if (buf_n_ > 0) buf_i_ = buf_n_ - 1;
     // Whole groups and blocks whose last doc is below the target, or that
     // the filter rejects: skip by their headers.
     bool loaded = false;  // the walk decoded the block it stopped at
