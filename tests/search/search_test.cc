@@ -408,6 +408,36 @@ TEST_P(SearchRandomTest, MatchesBruteForceReference) {
   }
 }
 
+// Exact phrases of 3-5 terms in the body, where "a" is in nearly every
+// document: a phrase holding it moves that term's cursor only to the docs
+// where the other terms' positions already hold their part of the phrase
+// (PhraseScorer's defer_commonest_). Repeated terms, explicit positions
+// with gaps, deletes and several segments, as above.
+TEST_P(SearchRandomTest, LongExactPhrasesWithACommonTerm) {
+  Random rng(TestSeed(20261207) + static_cast<uint64_t>(GetParam()));
+  for (int round = 0; round < 2; ++round) {
+    RandomIndex index(rng, GetParam(), rng.Range(60, 300));
+    for (int i = 0; i < 150; ++i) {
+      std::vector<std::string> terms = RandomWords(rng, 3, 5);
+      if (rng.Bernoulli(0.6)) terms[rng.Uniform(terms.size())] = "a";
+      if (rng.Bernoulli(0.2)) terms.back() = terms.front();  // repeated
+      std::vector<int32_t> positions;
+      if (rng.Bernoulli(0.25)) {
+        int32_t p = static_cast<int32_t>(rng.Uniform(3));
+        for (size_t t = 0; t < terms.size(); ++t) {
+          positions.push_back(p);
+          p += static_cast<int32_t>(rng.Range(1, 2));
+        }
+      }
+      Query q = Query::Phrase("body", terms, 0, positions);
+      q.boost = RandomBoost(rng);
+      static const size_t kK[] = {1, 3, 10, 1000};
+      CheckQuery(index, q, kK[rng.Uniform(std::size(kK))]);
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Layouts, SearchRandomTest,
                          ::testing::Values(TermBytesLayout::kShared, TermBytesLayout::kSeparate));
 
