@@ -140,9 +140,9 @@ class PhraseScorer final : public DocScorer {
   uint32_t Advance(uint32_t target) override {
     if (started_ && doc_ >= target) return doc_;
     started_ = true;
-    if (pruning_) return AdvancePruned(target);
+    if (pruning_) return slop_ == 0 ? AdvancePruned<true>(target) : AdvancePruned<false>(target);
     for (;;) {
-      doc_ = AllAtOrAfter(target, kNoMoreDocs);
+      doc_ = AllAtOrAfter<false>(target, kNoMoreDocs);
       if (doc_ == kNoMoreDocs) return doc_;
       freq_ = Frequency();
       if (freq_ > 0) return doc_;
@@ -365,7 +365,7 @@ class PhraseScorer final : public DocScorer {
   // division: the bound's score grows with G (Score is monotonic in freq
   // when bounded_, and FloatAtLeast in g), so Score(G) <= min_competitive_
   // iff G < the least g whose score is above it.
-  bool DocCannotCompete() {
+  [[gnu::always_inline]] bool DocCannotCompete() {
     uint64_t g;
     if (cursors_.size() == 2) {
       g = PairFreqBound(cursors_[0]->freq(), cursors_[1]->freq());
@@ -415,6 +415,8 @@ class PhraseScorer final : public DocScorer {
   }
 
   // The first match >= target in a range whose bound is competitive.
+  // kExact: slop_ == 0 (the lead's freq alone can rule a doc out: LeadTo).
+  template <bool kExact>
   uint32_t AdvancePruned(uint32_t target) {
     for (;;) {
       // Inline while the target stays in the current range (the common
@@ -426,7 +428,7 @@ class PhraseScorer final : public DocScorer {
         target = upto + 1;
         continue;
       }
-      doc_ = AllAtOrAfter(target, upto);
+      doc_ = AllAtOrAfter<kExact>(target, upto);
       if (doc_ == kNoMoreDocs) return doc_;
       if (doc_ > upto) {
         target = doc_;  // a later range: check its bound first
@@ -452,11 +454,14 @@ class PhraseScorer final : public DocScorer {
 
   // The first live document >= target in every term's postings, or, as
   // soon as the conjunction's candidate passes `upto`, that candidate (some
-  // terms may not hold it).
-  uint32_t AllAtOrAfter(uint32_t target, uint32_t upto) {
+  // terms may not hold it). kLeadBound (an exact phrase, pruning): on the
+  // cursors, docs where the lead's own freq cannot compete are passed over
+  // too (LeadTo).
+  template <bool kLeadBound>
+  [[gnu::always_inline]] uint32_t AllAtOrAfter(uint32_t target, uint32_t upto) {
     if (direct_) {
-      return defer_commonest_ ? CursorsAtOrAfterDeferring(target, upto)
-                              : CursorsAtOrAfter(target, upto, order_.size());
+      return defer_commonest_ ? CursorsAtOrAfterDeferring<kLeadBound>(target, upto)
+                              : CursorsAtOrAfter<kLeadBound>(target, upto, order_.size());
     }
     PostingsEnum& lead = *postings_[order_[0]];
     uint32_t doc = lead.Advance(target);
@@ -481,10 +486,11 @@ class PhraseScorer final : public DocScorer {
   // matches are the same). Always inlined (into Advance and AdvancePruned,
   // as it was with one caller): left to the compiler once the deferring
   // walk below calls it too, it became a call, phrase2 +12% instructions.
+  template <bool kLeadBound>
   [[gnu::always_inline]] uint32_t CursorsAtOrAfter(uint32_t target, uint32_t upto, size_t n) {
     PostingsCursor& lead = *cursors_[order_[0]];
     for (;;) {
-      if (!lead.Advance(target)) return kNoMoreDocs;
+      if (!LeadTo<kLeadBound>(lead, target, upto)) return kNoMoreDocs;
       uint32_t doc = lead.doc();
       size_t i = 1;
       while (i < n) {
@@ -498,7 +504,7 @@ class PhraseScorer final : public DocScorer {
         // Past doc: the lead catches up and the others are asked again.
         doc = c.doc();
         if (doc > upto) return doc;
-        if (!lead.Advance(doc)) return kNoMoreDocs;
+        if (!LeadTo<kLeadBound>(lead, doc, upto)) return kNoMoreDocs;
         doc = lead.doc();
         i = 1;
       }
@@ -515,11 +521,12 @@ class PhraseScorer final : public DocScorer {
   // Places) are not none. A match needs them, so no doc that matches is
   // passed over. Landing there, the places are left for ExactFrequency
   // (partial_doc_, partial_kept_).
+  template <bool kLeadBound>
   [[gnu::noinline]] uint32_t CursorsAtOrAfterDeferring(uint32_t target, uint32_t upto) {
     const size_t n = order_.size() - 1;
     PostingsCursor& commonest = *cursors_[order_[n]];
     for (;;) {
-      const uint32_t doc = CursorsAtOrAfter(target, upto, n);
+      const uint32_t doc = CursorsAtOrAfter<kLeadBound>(target, upto, n);
       if (doc == kNoMoreDocs || doc > upto) return doc;
       const size_t kept = Places({order_.data(), n});
       if (kept > 0) {
@@ -537,6 +544,30 @@ class PhraseScorer final : public DocScorer {
       if (doc == kNoMoreDocs - 1) return kNoMoreDocs;
       target = doc + 1;
     }
+  }
+
+  // Moves the lead cursor to its first doc >= target. kLeadBound: to its
+  // first such doc that can compete by its own freq, or one past upto. In
+  // an exact phrase G is the least of the terms' freqs (the top of the
+  // file), so a doc where the lead's freq is below need_ at the doc's norm
+  // cannot compete whatever the other terms hold there (DocCannotCompete's
+  // test with the lead's freq for G): the other cursors are not moved to
+  // it. False when the lead has no more docs.
+  template <bool kLeadBound>
+  [[gnu::always_inline]] bool LeadTo(PostingsCursor& lead, uint32_t target, uint32_t upto) {
+    if (!lead.Advance(target)) return false;
+    if constexpr (kLeadBound) {
+      for (;;) {
+        const uint32_t doc = lead.doc();
+        if (doc > upto) return true;
+        const uint8_t norm = NormOf(doc);
+        if (need_at_[norm] != need_epoch_) FillNeed(norm);
+        // A freq (< 2^32) below need_ cannot compete, kNeedNone included.
+        if (lead.freq() >= need_[norm]) return true;
+        if (!lead.NextDoc()) return false;
+      }
+    }
+    return true;
   }
 
   // The places (ExactPhrasePlaces, ExactPhraseKeep) of the terms `which`
@@ -635,9 +666,10 @@ class PhraseScorer final : public DocScorer {
     return 0;
   }
 
-  uint8_t Norm() {
-    if (doc_ < norm_bytes_.size()) return norm_bytes_[doc_];
-    absl::StatusOr<uint8_t> norm = sim_.Norm(leaf_, field_, doc_);
+  uint8_t Norm() { return NormOf(doc_); }
+  uint8_t NormOf(uint32_t doc) {
+    if (doc < norm_bytes_.size()) return norm_bytes_[doc];
+    absl::StatusOr<uint8_t> norm = sim_.Norm(leaf_, field_, doc);
     if (norm.ok()) return *norm;
     if (status_.ok()) status_ = norm.status();
     return 1;
