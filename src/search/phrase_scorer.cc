@@ -55,7 +55,13 @@
 // conjunction looks at them (Lucene's ImpactsDISI over the approximation),
 // and a common document whose own bound (G of its terms' freqs in it, at
 // its norm) is not competitive before its positions are read, and one whose
-// exact score is not competitive after (never handed to the collector).
+// exact score is not competitive after (never handed to the collector). In
+// an exact phrase G <= the lead's freq, so a doc of the lead whose freq
+// alone cannot compete is passed over before the other cursors move (LeadTo).
+//
+// Without pruning too, an exact phrase of three or more terms whose
+// commonest term is in at least half the documents reads the other terms'
+// positions before moving that term's cursor (CursorsAtOrAfterDeferring).
 #include <algorithm>
 #include <array>
 #include <cassert>
@@ -214,7 +220,13 @@ class PhraseScorer final : public DocScorer {
           return shallow_upto_ = kNoMoreDocs;
         }
         r.valid = true;
-        r.upto = c.AdvanceShallow(std::max(target, c.doc()));
+        // Whole groups of 8 blocks where the walk reaches one: ranges 8
+        // times longer with looser bounds, as the disjunction's densest
+        // clause takes them. A phrase pays per range (every term's impacts
+        // read, the walk over norms in Bound) more than the tighter bound
+        // saves: callgrind over the 50 bench queries, phrase2 -5.2% and
+        // sloppy -6.2% instructions against block ranges.
+        r.upto = c.AdvanceShallow(std::max(target, c.doc()), /*whole_groups=*/true);
         r.impacts = c.impacts();
         if (r.upto == kNoMoreDocs) {
           // The rest of the term: its tail's own pair if the cursor has it
