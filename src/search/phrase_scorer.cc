@@ -213,8 +213,12 @@ class PhraseScorer final : public DocScorer {
       TermRange& r = ranges_[i];
       if (!r.valid || (!r.at_tail && target > r.upto)) {
         // The cursor's REQUIRES: targets >= its doc. A term whose cursor is
-        // past target has no document in [target, its doc), where the
-        // phrase cannot match either.
+        // past target has no document in [target, its doc) that this scorer
+        // can still return: none at all, or (the lead, LeadTo) only docs it
+        // passed over as unable to compete, which stay so because the
+        // minimum never decreases (DocScorer::SetMinCompetitiveScore). A
+        // caller bounding the phrase per call below that minimum would
+        // break this.
         if (c.doc() == kNoMoreDocs) {
           block_max_ = 0;  // a term has no more documents: nor has the phrase
           return shallow_upto_ = kNoMoreDocs;
