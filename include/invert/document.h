@@ -11,14 +11,19 @@
 // writer's position gap) and offsets shifted past the previous value.
 //
 // Fields do not own their bytes: names, values and tokens must stay valid
-// until AddDocument() returns. Building a document copies nothing.
+// until AddDocument() returns. Building a document copies nothing. A
+// temporary std::string as a name or value would be gone by then, so Text(),
+// Keyword() and Stored() reject one at compile time; keep the string in a
+// variable that outlives AddDocument().
 #ifndef INVERT_DOCUMENT_H_
 #define INVERT_DOCUMENT_H_
 
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "invert/field_type.h"
@@ -36,9 +41,31 @@ struct PreAnalyzedToken {
   std::string_view payload = {};
 };
 
+namespace internal {
+// True when a name or value argument is a std::string that dies at the end of
+// the full-expression (a prvalue or a moved-from xvalue): the types as deduced
+// for forwarding `T&&` parameters.
+template <typename Name, typename Value>
+concept HasTemporaryString =
+    std::is_same_v<Name, std::string> || std::is_same_v<Value, std::string>;
+}  // namespace internal
+
 class Field {
  public:
   enum class Kind { kText, kTokens };
+
+  // Deleted: the Field would view the bytes of a temporary string (see the
+  // top of this file). Chosen over the string_view overloads below only when
+  // the name or the value is a std::string rvalue.
+  template <typename Name, typename Value>
+  requires internal::HasTemporaryString<Name, Value>
+  static Field Text(Name&&, Value&&, const FieldType& = FieldType::Text()) = delete;
+  template <typename Name, typename Value>
+  requires internal::HasTemporaryString<Name, Value>
+  static Field Keyword(Name&&, Value&&, FieldType = FieldType::Keyword()) = delete;
+  template <typename Name, typename Value>
+  requires internal::HasTemporaryString<Name, Value>
+  static Field Stored(Name&&, Value&&) = delete;
 
   // Analyzed text (Text() type unless given).
   static Field Text(std::string_view name, std::string_view value,

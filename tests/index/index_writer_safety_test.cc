@@ -580,8 +580,8 @@ TEST(IndexWriterSafetyTest, LeftoversOfACrashedWriterAreDeleted) {
     std::string text;
     for (int i = 0; i < 2000; ++i) text += "w" + std::to_string(i) + " ";
     for (int i = 0; i < 1000 && (*w)->stats().segments_flushed < 2; ++i) {
-      absl::Status s =
-          (*w)->AddDocument(Document().Add(Field::Text("body", text + std::to_string(i))));
+      const std::string body = text + std::to_string(i);
+      absl::Status s = (*w)->AddDocument(Document().Add(Field::Text("body", body)));
       if (!s.ok()) {
         std::fprintf(stderr, "child: %s\n", std::string(s.message()).c_str());
         _exit(3);
