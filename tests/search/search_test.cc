@@ -261,6 +261,20 @@ float RandomBoost(Random& rng) {
   return kBoosts[rng.Uniform(std::size(kBoosts))];
 }
 
+// With probability `chance`, explicit positions for a phrase of `terms`
+// terms (a random start, then gaps of 1 or 2); otherwise none (the terms
+// follow one another).
+std::vector<int32_t> MaybeExplicitPositions(Random& rng, double chance, size_t terms) {
+  std::vector<int32_t> positions;
+  if (!rng.Bernoulli(chance)) return positions;
+  int32_t p = static_cast<int32_t>(rng.Uniform(3));
+  for (size_t t = 0; t < terms; ++t) {
+    positions.push_back(p);
+    p += static_cast<int32_t>(rng.Range(1, 2));
+  }
+  return positions;
+}
+
 Query RandomQuery(Random& rng, int depth) {
   const int kind = static_cast<int>(rng.Uniform(depth > 0 ? 9 : 6));
   const std::string text_field = rng.Bernoulli(0.75) ? "body" : "title";
@@ -280,14 +294,7 @@ Query RandomQuery(Random& rng, int depth) {
       std::vector<std::string> terms = RandomWords(rng, 1, 3);
       if (rng.Bernoulli(0.2) && terms.size() >= 2) terms.back() = terms.front();  // repeated
       const uint32_t slop = rng.Bernoulli(0.4) ? 0 : static_cast<uint32_t>(rng.Range(1, 4));
-      std::vector<int32_t> positions;
-      if (rng.Bernoulli(0.2)) {
-        int32_t p = static_cast<int32_t>(rng.Uniform(3));
-        for (size_t i = 0; i < terms.size(); ++i) {
-          positions.push_back(p);
-          p += static_cast<int32_t>(rng.Range(1, 2));
-        }
-      }
+      const std::vector<int32_t> positions = MaybeExplicitPositions(rng, 0.2, terms.size());
       q = Query::Phrase(text_field, terms, slop, positions);
       break;
     }
@@ -421,14 +428,7 @@ TEST_P(SearchRandomTest, LongExactPhrasesWithACommonTerm) {
       std::vector<std::string> terms = RandomWords(rng, 3, 5);
       if (rng.Bernoulli(0.6)) terms[rng.Uniform(terms.size())] = "a";
       if (rng.Bernoulli(0.2)) terms.back() = terms.front();  // repeated
-      std::vector<int32_t> positions;
-      if (rng.Bernoulli(0.25)) {
-        int32_t p = static_cast<int32_t>(rng.Uniform(3));
-        for (size_t t = 0; t < terms.size(); ++t) {
-          positions.push_back(p);
-          p += static_cast<int32_t>(rng.Range(1, 2));
-        }
-      }
+      const std::vector<int32_t> positions = MaybeExplicitPositions(rng, 0.25, terms.size());
       Query q = Query::Phrase("body", terms, 0, positions);
       q.boost = RandomBoost(rng);
       static const size_t kK[] = {1, 3, 10, 1000};
