@@ -186,6 +186,7 @@ def main():
     reps = max((len(v) for v in samples.values()), default=0)
     print(f"\ninvert: median of {reps} repetitions per cell, ns per token; cv = stddev/mean over repetitions;"
           f" host: {context.get('num_cpus', '?')} cpus @ {context.get('mhz_per_cpu', '?')} MHz")
+    print_layout_verdicts(cells, extra, keys)
     status = 0
     if lucene is not None:
         forks = max((c["add"][2] for c in lucene.values()), default=0)
@@ -201,6 +202,35 @@ def main():
         print_flush_ram(lucene, cells, extra, markdown, sz, wl)
         status = check_identity(lucene, extra, opts.get("--tokens"), markdown)
     return status
+
+
+def print_layout_verdicts(cells, extra, keys):
+    """The cells where one layout is slower than the other by more than both
+    cells' cvs (each cell's cv taken as its noise), and the flush alone: the
+    test of issue 14's "in no cell is the default layout worse beyond cv"."""
+    pairs = []  # (label, shared (median, cv), separate (median, cv))
+    for k in keys:
+        if "shared" in cells[k] and "separate" in cells[k]:
+            pairs.append(("/".join(k), cells[k]["shared"][:2], cells[k]["separate"][:2]))
+    for k in keys:
+        bench, workload, size, mode = k
+        if bench != "indexSegmentAndSort" or mode != "chain":
+            continue
+        flush = [extra.get(f"{bench}/{workload}/{size}/{l}/chain", {}).get("flush")
+                 for l in ("shared", "separate")]
+        if all(f and len(f) > 1 for f in flush):
+            pairs.append((f"flush/{workload}/{size}", stats(flush[0]), stats(flush[1])))
+    slower = {"shared": [], "separate": []}
+    for label, (m_sh, cv_sh), (m_se, cv_se) in pairs:
+        delta = m_se / m_sh - 1
+        if delta > max(cv_sh, cv_se):
+            slower["separate"].append(f"{label} {delta * 100:+.0f}%")
+        elif -delta / (1 + delta) > max(cv_sh, cv_se):
+            slower["shared"].append(f"{label} {(m_sh / m_se - 1) * 100:+.0f}%")
+    print(f"\nlayouts: of {len(pairs)} cells compared (flush alone included), one layout is slower"
+          " than the other by more than both cells' cvs in:")
+    for layout in ("shared", "separate"):
+        print(f"  {layout} slower ({len(slower[layout])}): " + (", ".join(slower[layout]) or "none"))
 
 
 def print_table(header, rows, markdown):

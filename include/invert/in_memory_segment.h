@@ -2,7 +2,7 @@
 // pipelines that want the indexing chain without the IndexWriter's threads
 // and commits: add documents, watch the numbers, flush to a segment.
 //
-//   auto segment = invert::InMemorySegment::Create({.layout = invert::TermBytesLayout::kSeparate});
+//   auto segment = invert::InMemorySegment::Create({.layout = invert::TermBytesLayout::kShared});
 //   if (absl::Status s = segment->AddDocument(doc); !s.ok()) { /* nothing was added */ }
 //   segment->num_docs(); segment->ram_bytes_used(); segment->unique_terms("body");
 //
@@ -31,7 +31,7 @@
 namespace invert {
 
 struct InMemorySegmentOptions {
-  TermBytesLayout layout = TermBytesLayout::kSeparate;
+  TermBytesLayout layout = kDefaultTermBytesLayout;
   // Analyzer for tokenized text fields; the standard analyzer if unset.
   AnalyzerFactory analyzer = {};
 };

@@ -121,7 +121,7 @@ struct IndexWriterOptions {
   // says so in warnings(); a buffer below that minimum is an error.
   int threads = 1;
   // Where term bytes live (see docs/benchmarks.md).
-  TermBytesLayout layout = TermBytesLayout::kSeparate;
+  TermBytesLayout layout = kDefaultTermBytesLayout;
   // The most memory one document may take while it is indexed (its tokens
   // and what it adds to the in-memory segment), in MB. A document that needs
   // more is rejected with kInvalidArgument; one that fits but would push the

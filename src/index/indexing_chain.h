@@ -77,7 +77,7 @@ namespace invert {
 
 struct IndexingChainOptions {
   // Where term bytes live (docs/benchmarks.md has the measurements).
-  TermBytesLayout layout = TermBytesLayout::kSeparate;
+  TermBytesLayout layout = kDefaultTermBytesLayout;
   // Analyzer for tokenized text fields: the standard analyzer by default.
   AnalyzerFactory analyzer;
   // Per-field analyzers, overriding `analyzer`.

@@ -19,7 +19,7 @@ struct IndexArgs {
   // 64 MB, as IndexWriterOptions: measured faster per document than 128-256 MB
   // (docs/benchmarks.md, section 4, "RAM buffer size").
   double ram_mb = 64;
-  TermBytesLayout layout = TermBytesLayout::kSeparate;
+  TermBytesLayout layout = kDefaultTermBytesLayout;
   bool term_vectors = false;
   bool store_body = false;
   uint64_t max_docs = UINT64_MAX;
