@@ -2,8 +2,10 @@
 #include "index/indexing_chain.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cinttypes>
 #include <exception>
+#include <iterator>
 #include <new>
 #include <span>
 
@@ -29,17 +31,21 @@ struct IndexingChain::PerField {
 
 // One field of the document in hand. Positions and shifted offsets are not
 // stored per token: Invert() recomputes them from the increments and each
-// value's offset base, exactly as AnalyzeField() validated them.
+// value's offset base, exactly as AnalyzeField() validated them. The field's
+// tokens are numbered 0 .. token_count - 1 across its values; a text value's
+// tokens are in tokens_, a pre-analyzed value's are read in place from the
+// caller's Field (the Document outlives AddDocument()).
 struct IndexingChain::DocField {
   struct Value {
     const Field* field = nullptr;
-    size_t token_end = 0;      // its tokens end here in tokens_
+    size_t buffer_begin = 0;   // text: where its tokens start in tokens_
+    size_t token_end = 0;      // the field's tokens up to the end of this value
     uint64_t offset_base = 0;  // added to its tokens' offsets
+    bool pre_analyzed() const { return field->kind() == Field::Kind::kTokens; }
   };
   uint32_t number = 0;
   std::vector<Value> values;
-  size_t token_begin = 0;  // tokens [token_begin, token_end) of tokens_
-  size_t token_end = 0;
+  size_t token_count = 0;
   uint64_t length = 0;  // tokens that advance the position
   // For EstimateGrowth, gathered while validating.
   uint64_t term_bytes = 0;
@@ -204,22 +210,25 @@ absl::Status IndexingChain::Prepare(const Document& doc, int64_t ram_headroom,
       doc_fields_.back().number = *number;
       doc_field_index_[*number] = static_cast<int32_t>(doc_fields_.size() - 1);
     }
-    doc_fields_[doc_field_index_[*number]].values.push_back(DocField::Value{&f, 0, 0});
+    doc_fields_[doc_field_index_[*number]].values.push_back(DocField::Value{&f, 0, 0, 0});
     if (f.type().stored) {
       if (std::optional<std::string_view> value = f.stored_value()) {
         stored_scratch_.push_back({*number, *value});
       }
     }
   }
-  // While analyzing, the tokens may take what the limit leaves after the rest
-  // of the scratch.
+  // While analyzing, the tokens (pre-analyzed ones charged as if held, see
+  // ChargePreAnalyzed) may take what the limit leaves after the rest of the
+  // scratch.
   const int64_t limit = options_.max_document_bytes;
+  pre_analyzed_charge_ = 0;
   if (limit > 0) {
     const int64_t others = ScratchBytesNow() - static_cast<int64_t>(tokens_.bytes_used());
-    tokens_.set_byte_limit(static_cast<size_t>(std::max<int64_t>(0, limit - others)));
+    tokens_limit_ = static_cast<size_t>(std::max<int64_t>(0, limit - others));
   } else {
-    tokens_.set_byte_limit(SIZE_MAX);
+    tokens_limit_ = SIZE_MAX;
   }
+  tokens_.set_byte_limit(tokens_limit_);
   for (DocField& df : doc_fields_) {
     const FieldInfo& info = field_infos_.all()[df.number];
     if (!info.type.indexed()) continue;
@@ -296,30 +305,14 @@ absl::Status IndexingChain::AnalyzeField(DocField& df, const FieldType& type,
   uint64_t offset_base = 0;
   uint64_t last_start = 0;
   bool any_token = false;
-  df.token_begin = tokens_.size();
-  for (size_t v = 0; v < df.values.size(); ++v) {
-    DocField::Value& value = df.values[v];
-    const Field& f = *value.field;
-    if (v > 0) position += options_.position_increment_gap;
-    const size_t before = tokens_.size();
-    uint64_t value_end = 0;
-    if (f.kind() == Field::Kind::kText) {
-      Analyzer* analyzer = type.tokenized ? AnalyzerFor(name) : keyword_analyzer_.get();
-      if (absl::Status s = analyzer->Analyze(f.text(), &tokens_); !s.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat("field \"", Sv(name), "\": ", s.message()));
-      }
-      value_end = f.text().size();
-    } else {
-      for (const PreAnalyzedToken& t : f.tokens()) {
-        tokens_.Add(t.term, t.position_increment, t.start_offset, t.end_offset, t.payload);
-        value_end = std::max<uint64_t>(value_end, t.end_offset);
-      }
-    }
-    if (tokens_.over_limit()) {
-      return DocumentTooLarge(0, name, tokens_.size() - df.token_begin, /*so_far=*/true);
-    }
-    for (size_t i = before; i < tokens_.size(); ++i) {
-      const AnalyzedToken t = tokens_[i];
+  // Checks tokens token_at(0) .. token_at(count - 1) of one value (an
+  // AnalyzedToken from tokens_, or the caller's PreAnalyzedToken) and gathers
+  // what EstimateGrowth needs; returns their largest end offset.
+  uint64_t value_max_end = 0;
+  const auto validate = [&](size_t count, auto&& token_at) -> absl::Status {
+    value_max_end = 0;
+    for (size_t i = 0; i < count; ++i) {
+      const auto& t = token_at(i);
       if (t.term.size() > BytesRefHash::kMaxTermLength) {
         return absl::InvalidArgumentError(absl::StrFormat(
             "field \"%s\": immense term of %d bytes (longer than the maximum of %d), starting "
@@ -361,14 +354,71 @@ absl::Status IndexingChain::AnalyzeField(DocField& df, const FieldType& type,
       df.payload_bytes += t.payload.size();
       df.max_payload = std::max<uint64_t>(df.max_payload, t.payload.size());
       df.max_offset = std::max(df.max_offset, end);
+      value_max_end = std::max<uint64_t>(value_max_end, t.end_offset);
       any_token = true;
     }
-    value.token_end = tokens_.size();
+    return absl::OkStatus();
+  };
+  for (size_t v = 0; v < df.values.size(); ++v) {
+    DocField::Value& value = df.values[v];
+    const Field& f = *value.field;
+    if (v > 0) position += options_.position_increment_gap;
+    uint64_t value_end = 0;
+    if (f.kind() == Field::Kind::kText) {
+      const size_t before = tokens_.size();
+      Analyzer* analyzer = type.tokenized ? AnalyzerFor(name) : keyword_analyzer_.get();
+      if (absl::Status s = analyzer->Analyze(f.text(), &tokens_); !s.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat("field \"", Sv(name), "\": ", s.message()));
+      }
+      if (tokens_.over_limit()) {
+        return DocumentTooLarge(0, name, df.token_count + (tokens_.size() - before),
+                                /*so_far=*/true);
+      }
+      const size_t count = tokens_.size() - before;
+      if (absl::Status s = validate(count, [&](size_t i) { return tokens_[before + i]; });
+          !s.ok()) {
+        return s;
+      }
+      value.buffer_begin = before;
+      df.token_count += count;
+      value_end = f.text().size();
+    } else {
+      // Read in place, never copied; charged to the limit as if in tokens_.
+      const std::span<const PreAnalyzedToken> tokens = f.tokens();
+      const uint64_t bytes_before = df.term_bytes + df.payload_bytes;
+      if (absl::Status s = validate(tokens.size(),
+                                    [&](size_t i) -> const PreAnalyzedToken& { return tokens[i]; });
+          !s.ok()) {
+        return s;
+      }
+      df.token_count += tokens.size();
+      value_end = value_max_end;
+      if (absl::Status s = ChargePreAnalyzed(
+              tokens.size(), df.term_bytes + df.payload_bytes - bytes_before, name, df);
+          !s.ok()) {
+        return s;
+      }
+    }
+    value.token_end = df.token_count;
     value.offset_base = offset_base;
     offset_base += value_end + options_.offset_gap;
   }
-  df.token_end = tokens_.size();
   df.max_position = position < 0 ? 0 : static_cast<uint64_t>(position);
+  return absl::OkStatus();
+}
+
+absl::Status IndexingChain::ChargePreAnalyzed(size_t tokens, uint64_t bytes, std::string_view name,
+                                              const DocField& df) {
+  if (tokens_limit_ == SIZE_MAX) return absl::OkStatus();
+  const uint64_t charge = uint64_t{tokens} * LimitedTokenBuffer::kBytesPerToken + bytes;
+  pre_analyzed_charge_ += charge;
+  const uint64_t held = tokens_.bytes_used() + pre_analyzed_charge_;
+  if (held > tokens_limit_) {
+    return DocumentTooLarge(static_cast<int64_t>(held + (ScratchBytesNow() - tokens_.bytes_used())),
+                            name, df.token_count, /*so_far=*/false);
+  }
+  // Analyzed values after this one get what is left.
+  tokens_.set_byte_limit(static_cast<size_t>(tokens_limit_ - pre_analyzed_charge_));
   return absl::OkStatus();
 }
 
@@ -382,20 +432,30 @@ void IndexingChain::CountTerms(const DocField& df, const PerField* pf, uint64_t*
                                uint64_t* new_terms, uint64_t* new_term_bytes) {
   *distinct = *new_terms = *new_term_bytes = 0;
   term_hashes_.clear();
-  term_hashes_.reserve(df.token_end - df.token_begin);
-  for (size_t i = df.token_begin; i < df.token_end; ++i) {
-    term_hashes_.emplace_back(BytesRefHash::HashBytes(tokens_[i].term), i);
+  term_hashes_.reserve(df.token_count);
+  for (size_t i = 0; i < df.token_count; ++i) {
+    term_hashes_.emplace_back(BytesRefHash::HashBytes(TermOf(df, i)), i);
   }
   std::sort(term_hashes_.begin(), term_hashes_.end());
   for (size_t k = 0; k < term_hashes_.size(); ++k) {
     if (k > 0 && term_hashes_[k].first == term_hashes_[k - 1].first) continue;
-    const std::string_view term = tokens_[term_hashes_[k].second].term;
+    const std::string_view term = TermOf(df, term_hashes_[k].second);
     ++*distinct;
     if (pf == nullptr || pf->postings->terms().Find(term) < 0) {
       ++*new_terms;
       *new_term_bytes += term.size();
     }
   }
+}
+
+std::string_view IndexingChain::TermOf(const DocField& df, size_t i) const {
+  const auto value =
+      std::upper_bound(df.values.begin(), df.values.end(), i,
+                       [](size_t i, const DocField::Value& v) { return i < v.token_end; });
+  assert(value != df.values.end());
+  const size_t first = value == df.values.begin() ? 0 : std::prev(value)->token_end;
+  if (value->pre_analyzed()) return value->field->tokens()[i - first].term;
+  return tokens_[value->buffer_begin + (i - first)].term;
 }
 
 // The bound, per indexed field of the document, with T its tokens, D its
@@ -431,7 +491,7 @@ IndexingChain::Growth IndexingChain::EstimateGrowth(bool exact_terms) {
   int64_t vector_entry_bytes = 0;
   for (const DocField& df : doc_fields_) {
     const FieldType& type = field_infos_.all()[df.number].type;
-    const uint64_t t = df.token_end - df.token_begin;
+    const uint64_t t = df.token_count;
     if (!type.indexed()) continue;
     any_indexed = true;
     if (t > g.largest_tokens || g.largest_tokens == 0) {
@@ -543,7 +603,7 @@ void IndexingChain::Invert() {
     PerField& pf = GetOrCreatePerField(df.number);
     if (!pf.type.indexed()) continue;
     InvertField(df, pf, doc);
-    if (pf.vectors != nullptr && df.token_end > df.token_begin) ++vector_fields;
+    if (pf.vectors != nullptr && df.token_count > 0) ++vector_fields;
     if (pf.type.has_norms()) {
       pf.norms.Resize(doc + 1);
       pf.norms[doc] = EncodeNorm(df.length);
@@ -583,7 +643,7 @@ void IndexingChain::Invert() {
 // Flattened: this file is large enough that GCC otherwise hits its unit
 // growth limit and leaves WriteVInt out of line in the hot loop (+5% Ir).
 [[gnu::flatten]] void IndexingChain::InvertField(const DocField& df, PerField& pf, uint32_t doc) {
-  const size_t n = df.token_end - df.token_begin;
+  const size_t n = df.token_count;
   if (n == 0) return;
   const size_t chunk = std::min(n, kInvertChunk);
   const bool vectors = pf.vectors != nullptr;
@@ -610,15 +670,14 @@ void IndexingChain::Invert() {
   // are truncated to 32 bits without a check: those of a field that records
   // offsets were checked to fit, the others are never written.
   int64_t position = -1;
-  size_t i = df.token_begin;
-  for (size_t v = 0; v < df.values.size(); ++v) {
-    const DocField::Value& value = df.values[v];
-    if (v > 0) position += options_.position_increment_gap;
-    const uint64_t base = value.offset_base;
-    while (i < value.token_end) {
-      const size_t stop = std::min(value.token_end, i + (kInvertChunk - filled));
+  uint64_t base = 0;
+  // Tokens token_at(0) .. token_at(count - 1) of one value.
+  const auto invert_value = [&](size_t count, auto&& token_at) {
+    size_t i = 0;
+    while (i < count) {
+      const size_t stop = std::min(count, i + (kInvertChunk - filled));
       for (; i < stop; ++i) {
-        const AnalyzedToken t = tokens_[i];
+        const auto& t = token_at(i);
         position += t.position_increment;
         inverted_[filled++] = InvertedToken{t.term, static_cast<uint32_t>(position),
                                             static_cast<uint32_t>(base + t.start_offset),
@@ -626,6 +685,21 @@ void IndexingChain::Invert() {
       }
       if (filled == kInvertChunk) add_chunk();
     }
+  };
+  size_t first = 0;  // the value's first token, numbered across the field
+  for (size_t v = 0; v < df.values.size(); ++v) {
+    const DocField::Value& value = df.values[v];
+    if (v > 0) position += options_.position_increment_gap;
+    base = value.offset_base;
+    const size_t count = value.token_end - first;
+    if (value.pre_analyzed()) {
+      const std::span<const PreAnalyzedToken> tokens = value.field->tokens();
+      invert_value(count, [&](size_t k) -> const PreAnalyzedToken& { return tokens[k]; });
+    } else {
+      const size_t begin = value.buffer_begin;
+      invert_value(count, [&](size_t k) { return tokens_[begin + k]; });
+    }
+    first = value.token_end;
   }
   if (filled > 0) add_chunk();
 }

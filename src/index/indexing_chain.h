@@ -6,7 +6,8 @@
 //
 // Documents are atomic: AddDocument() runs in two phases.
 //   1. Prepare. Resolve every field's type (new fields stay pending), analyze
-//      every value into one reused TokenBuffer, and check everything that can
+//      every text value into one reused TokenBuffer (pre-analyzed values are
+//      read in place, never copied), and check everything that can
 //      fail: invalid UTF-8, a term longer than 32,766 bytes, a position past
 //      kMaxPosition, a first position increment of 0, offsets that go
 //      backwards or overflow, a conflicting or invalid field type, a document
@@ -36,7 +37,10 @@
 // terms (a hash and a sort per token; the hashes count as scratch while
 // held). With max_document_bytes set, the TokenBuffer is capped while
 // analyzing, so a document far over the limit is rejected without ever
-// holding much more than the limit.
+// holding much more than the limit. Pre-analyzed tokens are charged against
+// the same cap as if they were in the buffer (32 bytes each plus their term
+// and payload bytes): the caller holds them, but the limit means the same
+// whichever way a document's tokens come.
 //
 // Positions: a field's first token lands on position (increment - 1); each
 // further value of a multi-valued field continues at the last position +
@@ -239,6 +243,14 @@ class IndexingChain {
   [[gnu::cold, gnu::noinline]] void CountTerms(const DocField& df, const PerField* pf,
                                                uint64_t* distinct, uint64_t* new_terms,
                                                uint64_t* new_term_bytes);
+  // Term `i` of `df` (numbered across its values). Cold: a search per call.
+  std::string_view TermOf(const DocField& df, size_t i) const;
+  // Charges `tokens` pre-analyzed tokens with `bytes` of terms and payloads
+  // against the per-document limit as if they were in tokens_ (kBytesPerToken
+  // each, plus their bytes), so that the limit means the same however a
+  // document's tokens come, and lowers tokens_' limit to what is left.
+  absl::Status ChargePreAnalyzed(size_t tokens, uint64_t bytes, std::string_view name,
+                                 const DocField& df);
   [[gnu::cold, gnu::noinline]] absl::Status DocumentTooLarge(int64_t needed, std::string_view field,
                                                              size_t tokens, bool so_far) const;
   void Invert();
@@ -282,7 +294,9 @@ class IndexingChain {
   // counted_scratch_) after each phase.
   std::vector<DocField> doc_fields_;
   std::vector<int32_t> doc_field_index_;  // by field number: into doc_fields_, or -1
-  LimitedTokenBuffer tokens_;
+  LimitedTokenBuffer tokens_;         // text values' tokens (pre-analyzed ones are read in place)
+  size_t tokens_limit_ = SIZE_MAX;    // for tokens_ and the pre-analyzed charge together
+  uint64_t pre_analyzed_charge_ = 0;  // this document's, see ChargePreAnalyzed
   std::vector<InvertedToken> inverted_;  // one chunk
   std::vector<uint32_t> term_ids_;       // one chunk, for term vectors
   std::vector<BufferedStoredValue> stored_scratch_;
