@@ -248,9 +248,11 @@ absl::Status IndexingChain::Prepare(const Document& doc, int64_t ram_headroom,
     peak_scratch_ = std::max(peak_scratch_, scratch);
     std::vector<std::pair<uint64_t, size_t>>().swap(term_hashes_);
   };
-  if (limit > 0 && scratch + growth.pools + growth.arrays > limit) {
+  // Pre-analyzed tokens count as scratch here, as they would if copied.
+  const int64_t charge = static_cast<int64_t>(pre_analyzed_charge_);
+  if (limit > 0 && scratch + charge + growth.pools + growth.arrays > limit) {
     refine();
-    const int64_t needed = scratch + growth.pools + growth.arrays;
+    const int64_t needed = scratch + charge + growth.pools + growth.arrays;
     if (needed > limit) {
       return DocumentTooLarge(needed, field_infos_.all()[growth.largest_field].name,
                               growth.largest_tokens, /*so_far=*/false);
@@ -375,6 +377,11 @@ absl::Status IndexingChain::AnalyzeField(DocField& df, const FieldType& type,
                                 /*so_far=*/true);
       }
       const size_t count = tokens_.size() - before;
+      // Room the buffer held from before is not capped by its limit: with
+      // pre-analyzed tokens charged, check the tokens themselves.
+      if (pre_analyzed_charge_ > 0 && TokenBytesWithCharge() > tokens_limit_) {
+        return DocumentTooLarge(0, name, df.token_count + count, /*so_far=*/true);
+      }
       if (absl::Status s = validate(count, [&](size_t i) { return tokens_[before + i]; });
           !s.ok()) {
         return s;
@@ -412,14 +419,20 @@ absl::Status IndexingChain::ChargePreAnalyzed(size_t tokens, uint64_t bytes, std
   if (tokens_limit_ == SIZE_MAX) return absl::OkStatus();
   const uint64_t charge = uint64_t{tokens} * LimitedTokenBuffer::kBytesPerToken + bytes;
   pre_analyzed_charge_ += charge;
-  const uint64_t held = tokens_.bytes_used() + pre_analyzed_charge_;
+  const uint64_t held = TokenBytesWithCharge();
   if (held > tokens_limit_) {
-    return DocumentTooLarge(static_cast<int64_t>(held + (ScratchBytesNow() - tokens_.bytes_used())),
-                            name, df.token_count, /*so_far=*/false);
+    const int64_t others = ScratchBytesNow() - static_cast<int64_t>(tokens_.bytes_used());
+    return DocumentTooLarge(static_cast<int64_t>(held) + others, name, df.token_count,
+                            /*so_far=*/false);
   }
   // Analyzed values after this one get what is left.
   tokens_.set_byte_limit(static_cast<size_t>(tokens_limit_ - pre_analyzed_charge_));
   return absl::OkStatus();
+}
+
+uint64_t IndexingChain::TokenBytesWithCharge() const {
+  return tokens_.arena_bytes() + uint64_t{tokens_.size()} * LimitedTokenBuffer::kBytesPerToken +
+         pre_analyzed_charge_;
 }
 
 // Counts the distinct terms of `df` and those new to `pf` (null: all new),

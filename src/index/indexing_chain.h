@@ -251,6 +251,9 @@ class IndexingChain {
   // document's tokens come, and lowers tokens_' limit to what is left.
   absl::Status ChargePreAnalyzed(size_t tokens, uint64_t bytes, std::string_view name,
                                  const DocField& df);
+  // The document's tokens as the limit counts them: those in tokens_ (their
+  // bytes and bookkeeping, not the buffer's spare room) plus the charge.
+  uint64_t TokenBytesWithCharge() const;
   [[gnu::cold, gnu::noinline]] absl::Status DocumentTooLarge(int64_t needed, std::string_view field,
                                                              size_t tokens, bool so_far) const;
   void Invert();

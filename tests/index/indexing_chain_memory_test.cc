@@ -10,6 +10,7 @@
 // multi-valued fields straddling chunk boundaries.
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <memory>
@@ -270,12 +271,12 @@ TEST(IndexingChainMemoryTest, PreAnalyzedTokensShareTheLimitWithAnalyzedOnes) {
   constexpr int64_t kLimit = int64_t{4} << 20;
   std::vector<std::string> terms;
   std::vector<PreAnalyzedToken> tokens;
-  for (size_t i = 0; i < 80000; ++i) terms.push_back(absl::StrCat("t", i % 500));
+  for (size_t i = 0; i < 60000; ++i) terms.push_back(absl::StrCat("t", i % 500));
   for (size_t i = 0; i < terms.size(); ++i) {
     tokens.push_back({terms[i], 1, static_cast<uint32_t>(i), static_cast<uint32_t>(i + 1), {}});
   }
-  // ~3.0 MB charged for the tokens, ~1.5 MB for the text's.
-  const std::string text = Words(40000, 500, 7);
+  // ~2.2 MB charged for the tokens, ~2.2 MB for the text's: each fits alone.
+  const std::string text = Words(60000, 500, 7);
   IndexingChainOptions options = WhitespaceOptions();
   options.max_document_bytes = kLimit;
   IndexingChain chain(options);
@@ -292,6 +293,50 @@ TEST(IndexingChainMemoryTest, PreAnalyzedTokensShareTheLimitWithAnalyzedOnes) {
   EXPECT_LE(chain.peak_scratch_bytes(), kLimit + 4096);
   EXPECT_EQ(chain.DebugDump(), before);
   EXPECT_EQ(chain.ram_bytes_used(), chain.RecomputeRamBytes());
+  // The other order: the text's tokens are held, then the charge does not fit.
+  const absl::Status reversed =
+      chain.AddDocument(Document()
+                            .Add(Field::Text("body", text))
+                            .Add(Field::Tokens("pre", tokens, FieldType::Text())));
+  EXPECT_EQ(reversed.code(), absl::StatusCode::kInvalidArgument) << reversed;
+  EXPECT_NE(reversed.message().find("field \"pre\": 60,000 tokens)"), std::string::npos)
+      << reversed.message();
+  EXPECT_EQ(chain.DebugDump(), before);
+  EXPECT_EQ(chain.ram_bytes_used(), chain.RecomputeRamBytes());
+}
+
+// Past the token cap, the whole-document estimate counts pre-analyzed tokens
+// as the buffered text's: the same tokens either way give about the same
+// estimate (text's buffer counts its spare room, hence not exactly).
+TEST(IndexingChainMemoryTest, EstimateCountsPreAnalyzedTokensLikeText) {
+  constexpr int64_t kLimit = int64_t{4} << 20;
+  std::string text;
+  std::vector<std::string> terms;
+  std::vector<PreAnalyzedToken> tokens;
+  for (int i = 0; i < 50000; ++i) terms.push_back(absl::StrCat("u", i));
+  for (const std::string& t : terms) {
+    const auto start = static_cast<uint32_t>(text.size());
+    absl::StrAppend(&text, t, " ");
+    tokens.push_back({t, 1, start, start + static_cast<uint32_t>(t.size()), {}});
+  }
+  const auto estimate_mb = [&](const Document& doc) {
+    IndexingChainOptions options = WhitespaceOptions();
+    options.max_document_bytes = kLimit;
+    IndexingChain chain(options);
+    const absl::Status s = chain.AddDocument(doc);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+    const std::string m(s.message());
+    const size_t at = m.find("(an estimated ");
+    EXPECT_NE(at, std::string::npos) << m;
+    if (at == std::string::npos) return 0.0;
+    return std::stod(std::string(m.substr(at + 14, m.find(" MB;", at) - at - 14)));
+  };
+  const double as_text = estimate_mb(Document().Add(Field::Text("body", text)));
+  const double as_tokens =
+      estimate_mb(Document().Add(Field::Tokens("body", tokens, FieldType::Text())));
+  std::printf("estimate: text %.1f MB, pre-analyzed %.1f MB\n", as_text, as_tokens);
+  EXPECT_GT(as_tokens, 4.0);
+  EXPECT_NEAR(as_tokens, as_text, as_text * 0.1);
 }
 
 TEST(IndexingChainMemoryTest, LimitCountsTheDocumentsTermsBeforeRejecting) {
