@@ -123,10 +123,12 @@ struct IndexWriterOptions {
   // Where term bytes live (see docs/benchmarks.md).
   TermBytesLayout layout = kDefaultTermBytesLayout;
   // The most memory one document may take while it is indexed (its tokens
-  // and what it adds to the in-memory segment), in MB. A document that needs
-  // more is rejected with kInvalidArgument; one that fits but would push the
-  // RAM buffer over its limit flushes first. 0 (default): half of each
-  // thread's share of ram_buffer_mb.
+  // and what it adds to the in-memory segment), in MB. Pre-analyzed tokens
+  // are read in place but count as if copied (32 bytes each plus their term
+  // and payload bytes), so the limit is the same for text and tokens. A
+  // document that needs more is rejected with kInvalidArgument; one that
+  // fits but would push the RAM buffer over its limit flushes first.
+  // 0 (default): half of each thread's share of ram_buffer_mb.
   double max_document_mb = 0;
 
   // ---- Merges (docs/merges.md) ----
