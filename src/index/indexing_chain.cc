@@ -312,54 +312,77 @@ absl::Status IndexingChain::AnalyzeField(DocField& df, const FieldType& type,
   // what EstimateGrowth needs; returns their largest end offset.
   uint64_t value_max_end = 0;
   const auto validate = [&](size_t count, auto&& token_at) -> absl::Status {
-    value_max_end = 0;
-    for (size_t i = 0; i < count; ++i) {
-      const auto& t = token_at(i);
-      if (t.term.size() > BytesRefHash::kMaxTermLength) {
-        return absl::InvalidArgumentError(absl::StrFormat(
-            "field \"%s\": immense term of %d bytes (longer than the maximum of %d), starting "
-            "with \"%s\"",
-            name, t.term.size(), BytesRefHash::kMaxTermLength,
-            absl::CEscape(Sv(t.term.substr(0, 30)))));
-      }
-      if (!any_token && t.position_increment == 0) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "field \"", Sv(name), "\": the first token's position increment must be > 0"));
-      }
-      position += t.position_increment;
-      if (position > static_cast<int64_t>(kMaxPosition)) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("field \"", Sv(name), "\": too many positions: position ", position,
-                         " exceeds the maximum of ", kMaxPosition));
-      }
-      if (t.position_increment > 0) ++df.length;
-      const uint64_t start = offset_base + t.start_offset;
-      const uint64_t end = offset_base + t.end_offset;
-      if (check_offsets) {
-        if (t.end_offset < t.start_offset) {
-          return absl::InvalidArgumentError(absl::StrCat("field \"", Sv(name), "\": end offset ",
-                                                         t.end_offset, " is before start offset ",
-                                                         t.start_offset));
+    // The sums in locals: stores through `df` could alias the tokens' sizes.
+    uint64_t term_bytes = 0, payload_bytes = 0, max_payload = 0, max_end = 0, length = 0;
+    int64_t pos = position;
+    uint64_t last = last_start;
+    size_t i = 0;
+    // The checks in one test per token; the error, if any, is named below.
+    if (any_token || count == 0 || token_at(0).position_increment != 0) {
+      for (; i < count; ++i) {
+        const auto& t = token_at(i);
+        pos += t.position_increment;
+        bool bad = t.term.size() > BytesRefHash::kMaxTermLength ||
+                   pos > static_cast<int64_t>(kMaxPosition);
+        const uint64_t start = offset_base + t.start_offset;
+        if (check_offsets) {
+          bad = bad || t.end_offset < t.start_offset || start < last ||
+                offset_base + t.end_offset > UINT32_MAX;
         }
-        if (start < last_start) {
-          return absl::InvalidArgumentError(absl::StrCat("field \"", Sv(name),
-                                                         "\": offsets go backwards (start offset ",
-                                                         start, " after ", last_start, ")"));
-        }
-        if (end > UINT32_MAX) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("field \"", Sv(name), "\": offset ", end, " exceeds 2^32 - 1"));
-        }
-        last_start = start;
+        if (bad) break;
+        last = check_offsets ? start : last;
+        length += t.position_increment != 0;
+        term_bytes += t.term.size();
+        payload_bytes += t.payload.size();
+        max_payload = std::max<uint64_t>(max_payload, t.payload.size());
+        max_end = std::max<uint64_t>(max_end, t.end_offset);
       }
-      df.term_bytes += t.term.size();
-      df.payload_bytes += t.payload.size();
-      df.max_payload = std::max<uint64_t>(df.max_payload, t.payload.size());
-      df.max_offset = std::max(df.max_offset, end);
-      value_max_end = std::max<uint64_t>(value_max_end, t.end_offset);
-      any_token = true;
     }
-    return absl::OkStatus();
+    df.length += length;
+    df.term_bytes += term_bytes;
+    df.payload_bytes += payload_bytes;
+    df.max_payload = std::max(df.max_payload, max_payload);
+    if (i > 0) df.max_offset = std::max(df.max_offset, offset_base + max_end);
+    value_max_end = max_end;
+    any_token = any_token || i > 0;
+    last_start = last;
+    if (i == count) {
+      position = pos;
+      return absl::OkStatus();
+    }
+    // Token i failed a check (pos includes its increment; if the loop never
+    // ran, that increment is 0): name the first that fails, in this order.
+    const auto& t = token_at(i);
+    if (t.term.size() > BytesRefHash::kMaxTermLength) {
+      return absl::InvalidArgumentError(absl::StrFormat(
+          "field \"%s\": immense term of %d bytes (longer than the maximum of %d), starting "
+          "with \"%s\"",
+          name, t.term.size(), BytesRefHash::kMaxTermLength,
+          absl::CEscape(Sv(t.term.substr(0, 30)))));
+    }
+    if (!any_token && t.position_increment == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "field \"", Sv(name), "\": the first token's position increment must be > 0"));
+    }
+    if (pos > static_cast<int64_t>(kMaxPosition)) {
+      return absl::InvalidArgumentError(absl::StrCat("field \"", Sv(name),
+                                                     "\": too many positions: position ", pos,
+                                                     " exceeds the maximum of ", kMaxPosition));
+    }
+    const uint64_t start = offset_base + t.start_offset;
+    const uint64_t end = offset_base + t.end_offset;
+    if (t.end_offset < t.start_offset) {
+      return absl::InvalidArgumentError(absl::StrCat("field \"", Sv(name), "\": end offset ",
+                                                     t.end_offset, " is before start offset ",
+                                                     t.start_offset));
+    }
+    if (start < last) {
+      return absl::InvalidArgumentError(absl::StrCat("field \"", Sv(name),
+                                                     "\": offsets go backwards (start offset ",
+                                                     start, " after ", last, ")"));
+    }
+    return absl::InvalidArgumentError(
+        absl::StrCat("field \"", Sv(name), "\": offset ", end, " exceeds 2^32 - 1"));
   };
   for (size_t v = 0; v < df.values.size(); ++v) {
     DocField::Value& value = df.values[v];

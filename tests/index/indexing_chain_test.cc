@@ -187,6 +187,67 @@ TEST(IndexingChainTest, ErrorsNameTheProblem) {
   EXPECT_EQ(chain.unique_terms("id"), 1u);
 }
 
+// Each token check's exact message, and which is named when a token fails
+// several (term length, first increment, position, offsets, in that order).
+TEST(IndexingChainTest, TokenChecksNameTheFirstProblem) {
+  FieldType type = FieldType::Text();
+  type.index_options = IndexOptions::kDocsAndFreqsAndPositionsAndOffsets;
+  const std::string immense(40000, 'x');
+  const std::string a = "a", b = "b";
+  struct Case {
+    const char* what;
+    std::vector<std::vector<PreAnalyzedToken>> values;  // of field "pre"
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {"immense term",
+       {{{a, 1, 0, 1, {}}, {immense, 1, 2, 3, {}}}},
+       "field \"pre\": immense term of 40000 bytes (longer than the maximum of 32766), starting "
+       "with \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\""},
+      {"immense first term with increment 0",
+       {{{immense, 0, 0, 1, {}}}},
+       "field \"pre\": immense term of 40000 bytes (longer than the maximum of 32766), starting "
+       "with \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\""},
+      {"first increment 0",
+       {{{a, 0, 0, 1, {}}}},
+       "field \"pre\": the first token's position increment must be > 0"},
+      {"first increment 0 after an empty value",
+       {{}, {{a, 0, 0, 1, {}}}},
+       "field \"pre\": the first token's position increment must be > 0"},
+      {"too many positions",
+       {{{a, 2000000000, 0, 1, {}}, {b, 2000000000, 1, 2, {}}}},
+       absl::StrCat("field \"pre\": too many positions: position 3999999999 exceeds the maximum "
+                    "of ",
+                    IndexingChain::kMaxPosition)},
+      {"end before start",
+       {{{a, 1, 0, 1, {}}, {b, 1, 5, 4, {}}}},
+       "field \"pre\": end offset 4 is before start offset 5"},
+      {"offsets backwards",
+       {{{a, 1, 5, 6, {}}, {b, 1, 2, 3, {}}}},
+       "field \"pre\": offsets go backwards (start offset 2 after 5)"},
+      {"end before start named before backwards",
+       {{{a, 1, 5, 6, {}}, {b, 1, 2, 1, {}}}},
+       "field \"pre\": end offset 1 is before start offset 2"},
+      {"offset past 2^32 - 1 in a second value",
+       {{{a, 1, 0, 4000000000u, {}}}, {{b, 1, 0, 300000000, {}}}},
+       "field \"pre\": offset 4300000001 exceeds 2^32 - 1"},
+  };
+  for (const Case& c : cases) {
+    IndexingChainOptions options;
+    options.offset_gap = 1;
+    IndexingChain chain(options);
+    Document doc;
+    for (const auto& tokens : c.values) doc.Add(Field::Tokens("pre", tokens, type));
+    const absl::Status s = chain.AddDocument(doc);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << c.what << ": " << s;
+    EXPECT_EQ(s.message(), c.message) << c.what;
+    EXPECT_EQ(chain.num_docs(), 0u) << c.what;
+    const PreAnalyzedToken fine[] = {{a, 1, 0, 1, {}}};
+    EXPECT_TRUE(chain.AddDocument(Document().Add(Field::Tokens("pre", fine, type))).ok());
+    EXPECT_EQ(chain.num_docs(), 1u) << c.what;
+  }
+}
+
 TEST(IndexingChainTest, MultiValuedPositionsAndOffsetsContinue) {
   IndexingChainOptions options;
   options.analyzer = [] { return NewWhitespaceAnalyzer(); };
