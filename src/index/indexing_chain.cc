@@ -308,8 +308,9 @@ absl::Status IndexingChain::AnalyzeField(DocField& df, const FieldType& type,
   uint64_t last_start = 0;
   bool any_token = false;
   // Checks tokens token_at(0) .. token_at(count - 1) of one value (an
-  // AnalyzedToken from tokens_, or the caller's PreAnalyzedToken) and gathers
-  // what EstimateGrowth needs; returns their largest end offset.
+  // AnalyzedToken from tokens_, or the caller's PreAnalyzedToken), adds what
+  // EstimateGrowth needs to `df` and sets value_max_end to their largest end
+  // offset; returns the first failed check's error.
   uint64_t value_max_end = 0;
   const auto validate = [&](size_t count, auto&& token_at) -> absl::Status {
     // The sums in locals: stores through `df` could alias the tokens' sizes.
